@@ -1,0 +1,24 @@
+"""The game-agnostic protocol every cardlab game and agent speaks."""
+
+from cardlab.core.errors import CardlabError, IllegalActionError, PositionError
+from cardlab.core.events import Event, EventLog
+from cardlab.core.game import (
+    PLAYER_NAMES,
+    Action,
+    Game,
+    InfoSet,
+    Outcome,
+    Player,
+    State,
+    canonical_world,
+    parse_player,
+    player_name,
+    sample_world,
+)
+from cardlab.core.rng import derive_seed, make_rng
+
+__all__ = [
+    "PLAYER_NAMES", "Action", "CardlabError", "Event", "EventLog", "Game", "IllegalActionError", "InfoSet",
+    "Outcome", "Player", "PositionError", "State", "canonical_world", "derive_seed", "make_rng", "parse_player",
+    "player_name", "sample_world",
+]  # fmt: skip

@@ -1,0 +1,200 @@
+"""The game-agnostic protocol: a Game makes States; agents only ever see InfoSets.
+
+Split as in OpenSpiel: a `Game` holds rules and configuration, a `State` is one position
+with its history-free future. Every game stores its cards as small ints in named zones
+so that determinization (`sample_world`) is one generic function for all games.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, ClassVar
+
+from cardlab.core.errors import IllegalActionError
+from cardlab.core.events import EventLog
+
+Player = int
+"""Seat index: 0 is P1 (the first player), 1 is P2."""
+
+PLAYER_NAMES: tuple[str, str] = ("P1", "P2")
+
+Action = Hashable
+"""A game's action value: hashable, with `str()` round-tripping through `Game.parse_action`."""
+
+
+def player_name(player: Player) -> str:
+    return PLAYER_NAMES[player]
+
+
+def parse_player(name: str) -> Player:
+    try:
+        return PLAYER_NAMES.index(name)
+    except ValueError:
+        raise ValueError(f"unknown player {name!r}; expected 'P1' or 'P2'") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended; `winner` is None only for games that allow draws."""
+
+    winner: Player | None
+    reason: str
+
+    def returns(self) -> tuple[float, float]:
+        if self.winner is None:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
+
+
+class Game(ABC):
+    """Rules plus configuration; creates states and parses the game's text notations."""
+
+    name: ClassVar[str]
+    num_actions: ClassVar[int | None] = None
+    """Size of the fixed action space when the game has one (ids 0..num_actions-1)."""
+
+    @abstractmethod
+    def new_state(self, seed: int, *, record_events: bool = True) -> State:
+        """A fresh game whose every random choice is drawn from `seed`."""
+
+    @abstractmethod
+    def load_position(self, data: Mapping[str, Any]) -> State:
+        """Rebuild a state from its position JSON (see `State.position`)."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """Inverse of `str(action)`; raises ValueError on unknown text."""
+
+
+class State(ABC):
+    """One position. Mutable: `apply` advances it in place; `clone` is cheap."""
+
+    events: EventLog | None
+    """Per-player event log, or None when recording was switched off for speed."""
+
+    @property
+    @abstractmethod
+    def game(self) -> Game: ...
+
+    @abstractmethod
+    def current_player(self) -> Player | None:
+        """The player who must choose now, or None once the game is over."""
+
+    @abstractmethod
+    def legal_actions(self) -> Sequence[Action]:
+        """Real choices only: forced moves are applied automatically, so len >= 2 or 0."""
+
+    @abstractmethod
+    def _apply_legal(self, action: Action) -> None:
+        """Apply an action already checked to be legal."""
+
+    @abstractmethod
+    def clone(self, *, record_events: bool = False) -> State:
+        """An independent copy; the event log is copied only when asked for."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None: ...
+
+    @abstractmethod
+    def position(self) -> dict[str, Any]:
+        """The full state as JSON-able data; round-trips through `Game.load_position`."""
+
+    @abstractmethod
+    def observation(self, player: Player) -> dict[str, Any]:
+        """What `player` may see, as JSON-able data; never a hidden card."""
+
+    @abstractmethod
+    def card_zones(self) -> Mapping[str, list[int]]:
+        """The state's own mutable card lists, by zone name (for determinization)."""
+
+    @abstractmethod
+    def unknown_slots(self, player: Player) -> list[tuple[str, int]]:
+        """(zone, index) of every card whose identity `player` cannot know."""
+
+    def apply(self, action: Action | str) -> None:
+        """Apply a legal action; on anything else raise and leave the state untouched."""
+        legal = self.legal_actions()
+        if isinstance(action, str):
+            try:
+                action = self.game.parse_action(action)
+            except ValueError as exc:
+                raise IllegalActionError(action, legal, str(exc)) from None
+        if action not in legal:
+            raise IllegalActionError(action, legal)
+        self._apply_legal(action)
+
+    def is_terminal(self) -> bool:
+        return self.outcome() is not None
+
+    def returns(self) -> tuple[float, float]:
+        outcome = self.outcome()
+        return outcome.returns() if outcome else (0.0, 0.0)
+
+    def legal_action_mask(self) -> list[bool]:
+        """Boolean mask over the fixed action space (games with integer action ids)."""
+        size = self.game.num_actions
+        if size is None:
+            raise TypeError(f"{self.game.name} has no fixed action space")
+        mask = [False] * size
+        for action in self.legal_actions():
+            mask[int(action)] = True  # type: ignore[call-overload]
+        return mask
+
+    def infoset(self, player: Player) -> InfoSet:
+        """Everything `player` is entitled to, and nothing else."""
+        legal = tuple(self.legal_actions()) if self.current_player() == player else ()
+        return InfoSet(player, legal, canonical_world(self, player))
+
+
+def _redeal(state: State, player: Player, rng: random.Random | None) -> State:
+    world = state.clone()
+    zones = world.card_zones()
+    slots = world.unknown_slots(player)
+    identities = [zones[zone][index] for zone, index in slots]
+    if rng is None:
+        identities.sort()
+    else:
+        rng.shuffle(identities)
+    for (zone, index), card in zip(slots, identities, strict=True):
+        zones[zone][index] = card
+    return world
+
+
+def canonical_world(state: State, player: Player) -> State:
+    """A copy with every card unknown to `player` put back in sorted order.
+
+    It depends only on what `player` knows, so holding it leaks nothing.
+    """
+    return _redeal(state, player, None)
+
+
+def sample_world(state: State, player: Player, rng: random.Random) -> State:
+    """A full state consistent with all `player` knows: unknown cards re-dealt at random."""
+    return _redeal(state, player, rng)
+
+
+class InfoSet:
+    """The view an agent receives: observation, legal actions and world sampling."""
+
+    __slots__ = ("player", "legal_actions", "_world", "__dict__")
+
+    def __init__(self, player: Player, legal_actions: tuple[Action, ...], world: State) -> None:
+        self.player = player
+        self.legal_actions = legal_actions
+        self._world = world
+
+    @cached_property
+    def observation(self) -> dict[str, Any]:
+        return self._world.observation(self.player)
+
+    @property
+    def game(self) -> Game:
+        return self._world.game
+
+    def sample_world(self, rng: random.Random) -> State:
+        """A full state drawn uniformly from the deals consistent with this view."""
+        return sample_world(self._world, self.player, rng)

@@ -1,0 +1,125 @@
+"""Conformance scenarios (E14.6): a position, actions to apply, and what to expect after.
+
+The format is game-agnostic: any registered game's position JSON can be the start.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardlab.core.errors import CardlabError, IllegalActionError, PositionError
+from cardlab.core.game import State
+
+POSITION_EXPECT_KEYS = ("window", "turn_player", "deck", "discard", "players", "winner", "win_reason")
+EXPECT_KEYS = (*POSITION_EXPECT_KEYS, "legal")
+SCENARIO_KEYS = {"position", "actions", "expect", "description", "rules"}
+
+
+class ScenarioError(CardlabError, ValueError):
+    """A scenario file that cannot be run: unreadable, malformed, or an illegal action."""
+
+
+@dataclass
+class ScenarioResult:
+    name: str
+    passed: bool
+    problems: list[str] = field(default_factory=list)
+    final: dict[str, Any] | None = None
+
+    def line(self) -> str:
+        return f"{self.name}: pass" if self.passed else f"{self.name}: FAIL: " + "; ".join(self.problems)
+
+
+def read_scenario(path: Path) -> dict[str, Any]:
+    """Parse and shape-check a scenario file; errors name the line or field."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScenarioError(f"cannot read file: {exc.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ScenarioError(f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    if not isinstance(data, dict):
+        raise ScenarioError("expected a JSON object with 'position', 'actions' and 'expect'")
+    unknown = sorted(set(data) - SCENARIO_KEYS)
+    if unknown:
+        raise ScenarioError(f"{unknown[0]}: unknown field (expected {sorted(SCENARIO_KEYS)})")
+    if "position" not in data:
+        raise ScenarioError("position: missing")
+    actions = data.get("actions", [])
+    if not isinstance(actions, list):
+        raise ScenarioError("actions: expected a list of action strings")
+    for index, action in enumerate(actions):
+        if not isinstance(action, str):
+            raise ScenarioError(f"actions[{index}]: expected a string, got {action!r}")
+    expect = data.get("expect", {})
+    if not isinstance(expect, dict):
+        raise ScenarioError("expect: expected an object")
+    for key in expect:
+        if key not in EXPECT_KEYS:
+            raise ScenarioError(f"expect.{key}: unknown field (expected any of {list(EXPECT_KEYS)})")
+    return data
+
+
+def play_scenario(data: Mapping[str, Any]) -> State:
+    """Load the position and apply the actions; an illegal one raises naming its index."""
+    from cardlab.games import load_position
+
+    try:
+        state = load_position(data["position"])
+    except PositionError as exc:
+        field = exc.field if exc.field.startswith("position") else f"position.{exc.field}"
+        raise ScenarioError(f"{field}: {exc.problem}") from None
+    for index, text in enumerate(data.get("actions", [])):
+        try:
+            state.apply(text)
+        except IllegalActionError as exc:
+            legal = ", ".join(str(a) for a in exc.legal) or "none (the game is over)"
+            raise ScenarioError(f"actions[{index}]: {text!r} is illegal here; legal actions: [{legal}]") from None
+    return state
+
+
+def compare(expect: Mapping[str, Any], state: State) -> list[str]:
+    """Differences between `expect` and the state; hands compare as multisets."""
+    position = state.position()
+    problems = []
+    for key in POSITION_EXPECT_KEYS:
+        if key in expect and not _equal(key, expect[key], position.get(key)):
+            problems.append(f"{key}: expected {json.dumps(expect[key])}, got {json.dumps(position.get(key))}")
+    if "legal" in expect:
+        legal = sorted(str(action) for action in state.legal_actions())
+        if sorted(expect["legal"]) != legal:
+            problems.append(f"legal: expected {json.dumps(sorted(expect['legal']))}, got {json.dumps(legal)}")
+    return problems
+
+
+def _equal(key: str, expected: Any, actual: Any) -> bool:
+    if key != "players" or not isinstance(expected, Mapping) or not isinstance(actual, Mapping):
+        return bool(expected == actual)
+    if set(expected) != set(actual):
+        return False
+    for name, seat in expected.items():
+        if not isinstance(seat, Mapping) or set(seat) != set(actual[name]):
+            return False
+        for zone, cards in seat.items():
+            same = Counter(cards) == Counter(actual[name][zone]) if zone == "hand" else cards == actual[name][zone]
+            if not same:
+                return False
+    return True
+
+
+def run_scenario_file(path: Path) -> ScenarioResult:
+    """Run one file; never raises for bad input, the problem goes into the result."""
+    try:
+        data = read_scenario(path)
+        state = play_scenario(data)
+    except ScenarioError as exc:
+        return ScenarioResult(str(path), False, [str(exc)])
+    problems = compare(data.get("expect", {}), state)
+    return ScenarioResult(str(path), not problems, problems, state.position())

@@ -1,0 +1,61 @@
+"""Game configuration: deck variant (E1.1), standard (E7.4) and characters (E9)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from cardlab.core.errors import PositionError
+from cardlab.games.edelweiss.cards import CHARACTER_IDS, DECK_SIZES
+
+STANDARDS = ("symbolic", "accel2")
+
+
+@dataclass(frozen=True, slots=True)
+class EdelweissConfig:
+    """`characters` is (P1's, P2's) or None; None in a skills game means "pick at random"."""
+
+    deck: str = "full"
+    standard: str | None = None
+    characters: tuple[str, str] | None = None
+
+    def __post_init__(self) -> None:
+        if self.deck not in DECK_SIZES:
+            raise PositionError("config.deck", f"{self.deck!r} is not one of {sorted(DECK_SIZES)}")
+        if self.deck == "skills":
+            if self.standard not in STANDARDS:
+                raise PositionError("config.standard", f"a skills game needs a standard, one of {list(STANDARDS)}")
+        elif self.standard is not None or self.characters is not None:
+            field = "config.standard" if self.standard is not None else "config.characters"
+            raise PositionError(field, "standards and characters exist only with the 'skills' deck (E7.4)")
+        if self.characters is not None:
+            if len(self.characters) != 2:
+                raise PositionError("config.characters", "expected one character for P1 and one for P2")
+            for seat, char_id in zip(("P1", "P2"), self.characters, strict=True):
+                if char_id not in CHARACTER_IDS:
+                    raise PositionError(
+                        f"config.characters.{seat}", f"unknown character {char_id!r}; one of {list(CHARACTER_IDS)}"
+                    )
+
+    @property
+    def skills(self) -> bool:
+        return self.deck == "skills"
+
+    def to_json(self) -> dict[str, Any]:
+        characters = None if self.characters is None else {"P1": self.characters[0], "P2": self.characters[1]}
+        return {"deck": self.deck, "standard": self.standard, "characters": characters}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> EdelweissConfig:
+        if not isinstance(data, Mapping):
+            raise PositionError("config", "expected an object with deck, standard, characters")
+        unknown = set(data) - {"deck", "standard", "characters"}
+        if unknown:
+            raise PositionError(f"config.{sorted(unknown)[0]}", "unknown field")
+        characters = data.get("characters")
+        if characters is not None:
+            if not isinstance(characters, Mapping) or set(characters) != {"P1", "P2"}:
+                raise PositionError("config.characters", 'expected null or {"P1": ID, "P2": ID}')
+            characters = (characters["P1"], characters["P2"])
+        return cls(data.get("deck", "full"), data.get("standard"), characters)

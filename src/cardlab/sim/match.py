@@ -1,0 +1,45 @@
+"""One game between two agents, recorded so that it can be replayed from its seed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardlab.agents.base import Agent
+from cardlab.core.game import Game
+from cardlab.core.rng import derive_seed, make_rng
+
+
+@dataclass
+class GameRecord:
+    """Everything needed to replay a game: the game's seed and every real choice."""
+
+    game: str
+    config: dict[str, Any]
+    seed: int
+    agents: tuple[str, str]
+    actions: list[str] = field(default_factory=list)
+    winner: int | None = None
+    reason: str = ""
+    turns: int = 0
+
+    @property
+    def decisions(self) -> int:
+        return len(self.actions)
+
+
+def play_match(game: Game, agents: Sequence[Agent], seed: int) -> GameRecord:
+    """Play `agents[0]` as P1 against `agents[1]` as P2; each agent gets its own RNG stream."""
+    state = game.new_state(seed, record_events=False)
+    rngs = [make_rng(derive_seed(seed, "agent", seat)) for seat in (0, 1)]
+    record = GameRecord(game.name, state.position()["config"], seed, (agents[0].spec, agents[1].spec))
+    while (player := state.current_player()) is not None:
+        action = agents[player].act(state.infoset(player), rngs[player])
+        state.apply(action)
+        record.actions.append(str(action))
+    outcome = state.outcome()
+    assert outcome is not None
+    record.winner, record.reason = outcome.winner, outcome.reason
+    record.turns = state.position()["turn"]
+    return record
