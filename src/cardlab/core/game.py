@@ -112,8 +112,8 @@ class State(ABC):
         """The state's own mutable card lists, by zone name (for determinization)."""
 
     @abstractmethod
-    def unknown_slots(self, player: Player) -> list[tuple[str, int]]:
-        """(zone, index) of every card whose identity `player` cannot know."""
+    def hidden_cards(self, player: Player) -> list[tuple[str, list[int] | None]]:
+        """Where the cards `player` cannot identify lie: (zone, indices), None meaning all of it."""
 
     def apply(self, action: Action | str) -> None:
         """Apply a legal action; on anything else raise and leave the state untouched."""
@@ -151,16 +151,31 @@ class State(ABC):
 
 
 def _redeal(state: State, player: Player, rng: random.Random | None) -> State:
+    """Copy `state`, pool every card `player` cannot know, and deal the pool back.
+
+    With no RNG the pool is dealt back sorted, which erases the true arrangement.
+    """
     world = state.clone()
     zones = world.card_zones()
-    slots = world.unknown_slots(player)
-    identities = [zones[zone][index] for zone, index in slots]
+    hidden = world.hidden_cards(player)
+    pool: list[int] = []
+    for zone, indices in hidden:
+        cards = zones[zone]
+        pool.extend(cards if indices is None else [cards[i] for i in indices])
     if rng is None:
-        identities.sort()
+        pool.sort()
     else:
-        rng.shuffle(identities)
-    for (zone, index), card in zip(slots, identities, strict=True):
-        zones[zone][index] = card
+        rng.shuffle(pool)
+    start = 0
+    for zone, indices in hidden:
+        cards = zones[zone]
+        if indices is None:
+            cards[:] = pool[start : start + len(cards)]
+            start += len(cards)
+        else:
+            for index in indices:
+                cards[index] = pool[start]
+                start += 1
     return world
 
 

@@ -8,6 +8,7 @@ until a real choice (two or more legal actions) or the end of the game.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cardlab.core.events import Event, EventLog
@@ -16,6 +17,8 @@ from cardlab.games.edelweiss.actions import (
     FIELD_GUARD_BY_SUIT,
     GUARD_BY_SUIT,
     SUMMON_BY_SUIT,
+)
+from cardlab.games.edelweiss.actions import (
     EdelweissAction as A,
 )
 from cardlab.games.edelweiss.cards import (
@@ -38,7 +41,25 @@ NO_CARD = -1
 NO_DEFENSE_YET, GUARD, BLOCK, FIELD_GUARD = range(4)
 DEFENSE_NAMES = (None, "guard", "block", "field_guard")
 
-_ATTACK_WINDOWS = (Window.INTERCEPT, Window.DEFENSE, Window.COUNTER, Window.PURSUIT)
+# Windows as module constants: enum class attribute lookups are slow on the hot path.
+W_DRAW, W_MAIN, W_SPECIAL_SUMMON, W_ATTACK, W_INTERCEPT, W_DEFENSE, W_COUNTER, W_PURSUIT, W_OVER = Window
+_ATTACK_WINDOWS = (W_INTERCEPT, W_DEFENSE, W_COUNTER, W_PURSUIT)
+
+# Legal-action tuples that never change, shared instead of rebuilt per decision.
+_ATTACK_OR_END = (A.ATTACK, A.END_TURN)
+_END_ONLY = (A.END_TURN,)
+_LIONHEART_OR_PASS = (A.LIONHEART, A.PASS)
+_PURSUIT_OR_PASS = (A.PURSUIT, A.PASS)
+_SPECIAL_OR_PASS = (A.SPECIAL_SUMMON, A.PASS)
+_PASS_ONLY = (A.PASS,)
+_SPADE_ONLY = (A.DISCARD_SPADE,)
+_SPADE_OR_CLUB = (A.DISCARD_SPADE, A.DISCARD_CLUB)
+_SPADE_CLUB_OR_PROTECT = (A.DISCARD_SPADE, A.DISCARD_CLUB, A.PROTECT)
+_NOTHING: tuple[A, ...] = ()
+_HAND_ZONES = ("hand:P1", "hand:P2")
+# Skills as plain ints: IntFlag arithmetic is slow on the hot path.
+GUARDIAN, BUDDY_SUMMONER, WIZARD, POISON_BIND = (int(skill) for skill in Skill)
+_PROTECTORS = GUARDIAN | POISON_BIND
 
 # Field-entry patterns: entry >> 1 & 3 is the suit, entry & 1 the tapped bit.
 _UPRIGHT_SPADE, _UPRIGHT_HEART, _UPRIGHT_CLUB = 0, 2, 4
@@ -64,7 +85,7 @@ class EdelweissState(State):
 
     def __init__(self, game: Edelweiss, record_events: bool) -> None:
         self._game = game
-        self.skills: tuple[Skill, Skill] = game.skills_of(game.config.characters)
+        self.skills: tuple[int, int] = tuple(map(int, game.skills_of(game.config.characters)))  # type: ignore[assignment]
         self.deck: list[int] = []  # top card last
         self.discard: list[int] = []  # oldest first
         self.hands: tuple[list[int], list[int]] = ([], [])
@@ -73,11 +94,11 @@ class EdelweissState(State):
         self.revealed: tuple[set[int], set[int]] = (set(), set())
         self.turn = 1
         self.turn_player: Player = 0
-        self.window = Window.DRAW
+        self.window = W_DRAW
         self._clear_attack()
         self.winner: Player | None = None
         self.win_reason: str | None = None
-        self._legal: list[A] = []
+        self._legal: tuple[A, ...] = ()
         self.events: EventLog | None = EventLog() if record_events else None
 
     def _clear_attack(self) -> None:
@@ -101,13 +122,13 @@ class EdelweissState(State):
 
     def current_player(self) -> Player | None:
         window = self.window
-        if window == Window.OVER:
+        if window == W_OVER:
             return None
-        if window in (Window.INTERCEPT, Window.DEFENSE):
+        if window in (W_INTERCEPT, W_DEFENSE):
             return 1 - self.turn_player
         return self.turn_player
 
-    def legal_actions(self) -> list[A]:
+    def legal_actions(self) -> tuple[A, ...]:
         return self._legal
 
     def outcome(self) -> Outcome | None:
@@ -135,21 +156,21 @@ class EdelweissState(State):
         other.pursuit_club = self.pursuit_club
         other.winner = self.winner
         other.win_reason = self.win_reason
-        other._legal = self._legal[:]
+        other._legal = self._legal
         other.events = self.events.copy() if record_events and self.events is not None else None
         return other
 
     def card_zones(self) -> dict[str, list[int]]:
-        return {"deck": self.deck, "discard": self.discard, "hand:P1": self.hands[0], "hand:P2": self.hands[1]}
+        hands = dict(zip(_HAND_ZONES, self.hands, strict=True))
+        return {"deck": self.deck, "discard": self.discard, **hands}
 
-    def unknown_slots(self, player: Player) -> list[tuple[str, int]]:
-        """The deck order, and the opponent's hand except cards revealed by Diamond Dust."""
-        slots = [("deck", index) for index in range(len(self.deck))]
+    def hidden_cards(self, player: Player) -> list[tuple[str, list[int] | None]]:
+        """The whole deck, and the opponent's hand except cards revealed by Diamond Dust (E2.5)."""
         opponent = 1 - player
         known = self.revealed[opponent]
-        zone = f"hand:{player_name(opponent)}"
-        slots += [(zone, index) for index, card in enumerate(self.hands[opponent]) if card not in known]
-        return slots
+        hand = self.hands[opponent]
+        indices = [index for index, card in enumerate(hand) if card not in known] if known else None
+        return [("deck", None), (_HAND_ZONES[opponent], indices)]
 
     def position(self) -> dict[str, Any]:
         from cardlab.games.edelweiss.position import dump_position
@@ -181,65 +202,64 @@ class EdelweissState(State):
             secret_to = self.turn_player if secret else None
             self.events.append(Event(kind, public, secret, secret_to))
 
-    def _compute_legal(self) -> list[A]:
+    def _compute_legal(self) -> tuple[A, ...]:
         """Legal actions at the current window; automatic steps are run on the way."""
         while True:
             window = self.window
             tp = self.turn_player
-            if window == Window.MAIN:
+            if window == W_MAIN:
                 hand = self.hands[tp]
-                legal = [SUMMON_BY_SUIT[suit] for suit in (SPADE, HEART, CLUB) if any(c & 3 == suit for c in hand)]
+                suits = {card & 3 for card in hand}
+                legal = tuple(SUMMON_BY_SUIT[suit] for suit in (SPADE, HEART, CLUB) if suit in suits)
                 if legal:
                     return legal
                 if hand:  # E4.3 Diamond Dust: automatic reveal, no summon
                     self.revealed[tp].update(hand)
                     self._log("diamond_dust", player=player_name(tp), cards=[card_name(c) for c in sorted(hand)])
-                self.window = Window.ATTACK  # E4.4: an empty hand summons nothing
-            elif window == Window.ATTACK:
-                if _find(self.fields[tp], _UPRIGHT_SPADE) >= 0:
-                    return [A.ATTACK, A.END_TURN]
-                return [A.END_TURN]  # E5.1 b
-            elif window == Window.DEFENSE:
+                self.window = W_ATTACK  # E4.4: an empty hand summons nothing
+            elif window == W_ATTACK:
+                return _ATTACK_OR_END if _find(self.fields[tp], _UPRIGHT_SPADE) >= 0 else _END_ONLY  # E5.1
+            elif window == W_DEFENSE:
                 return self._defense_options()
-            elif window == Window.INTERCEPT:
+            elif window == W_INTERCEPT:
                 field = self.fields[1 - tp]
                 if _find(field, _UPRIGHT_CLUB) >= 0 and _find(field, _TAPPED_HEART) >= 0:
-                    return [A.LIONHEART, A.PASS]
-                return [A.PASS]  # E5.2 ruling: Lionheart needs a tapped heart
-            elif window == Window.COUNTER:
+                    return _LIONHEART_OR_PASS
+                return _PASS_ONLY  # E5.2 ruling: Lionheart needs a tapped heart
+            elif window == W_COUNTER:
                 if _find(self.fields[tp], _UPRIGHT_CLUB) < 0:
-                    return [A.DISCARD_SPADE]  # E5.4 ruling: forced without an upright club
-                if self._game.accel2 and self.skills[tp] & (Skill.GUARDIAN | Skill.POISON_BIND):
-                    return [A.DISCARD_SPADE, A.DISCARD_CLUB, A.PROTECT]  # E8.5
-                return [A.DISCARD_SPADE, A.DISCARD_CLUB]
-            elif window == Window.PURSUIT:
-                field = self.fields[tp]
-                if _find(field, _UPRIGHT_CLUB) >= 0 and self._index_of(tp, self.spade) >= 0:
-                    return [A.PURSUIT, A.PASS]  # E5.5
-                return [A.PASS]
-            elif window == Window.SPECIAL_SUMMON:
-                return [A.SPECIAL_SUMMON, A.PASS]
-            elif window == Window.DRAW:
+                    return _SPADE_ONLY  # E5.4 ruling: forced without an upright club
+                if self._game.accel2 and self.skills[tp] & _PROTECTORS:
+                    return _SPADE_CLUB_OR_PROTECT  # E8.5
+                return _SPADE_OR_CLUB
+            elif window == W_PURSUIT:
+                if _find(self.fields[tp], _UPRIGHT_CLUB) >= 0 and self._index_of(tp, self.spade) >= 0:
+                    return _PURSUIT_OR_PASS  # E5.5
+                return _PASS_ONLY
+            elif window == W_SPECIAL_SUMMON:
+                return _SPECIAL_OR_PASS
+            elif window == W_DRAW:
                 self._draw_step()
             else:
-                return []
+                return _NOTHING
 
-    def _defense_options(self) -> list[A]:
+    def _defense_options(self) -> tuple[A, ...]:
         """E5.3 and E8.1: every defense the defender may choose; NO_DEFENSE is always legal."""
         defender = 1 - self.turn_player
         hand = self.hands[defender]
-        legal = [GUARD_BY_SUIT[suit] for suit in (SPADE, HEART, CLUB, DIAMOND) if any(c & 3 == suit for c in hand)]
+        suits = {card & 3 for card in hand}
+        legal = [GUARD_BY_SUIT[suit] for suit in (SPADE, HEART, CLUB, DIAMOND) if suit in suits]
         field = self.fields[defender]
         if _find(field, _UPRIGHT_HEART) >= 0:
             legal.append(A.BLOCK)
-        if self.skills[defender] & Skill.GUARDIAN:
+        if self.skills[defender] & GUARDIAN:
             if self._game.accel2:
-                suits: tuple[int, ...] = (SPADE,)  # E8.1 Accel 2 (1): tapped spades only, any hand size
+                guard_suits: tuple[int, ...] = (SPADE,)  # E8.1 Accel 2 (1): tapped spades only, any hand size
             else:
-                suits = (SPADE, HEART, CLUB) if not hand else ()  # E8.1 Symbolic: empty hand, any tapped card
-            legal += [FIELD_GUARD_BY_SUIT[suit] for suit in suits if _find(field, suit * 2 + TAPPED) >= 0]
+                guard_suits = (SPADE, HEART, CLUB) if not hand else ()  # E8.1 Symbolic: empty hand, any suit
+            legal += [FIELD_GUARD_BY_SUIT[suit] for suit in guard_suits if _find(field, suit * 2 + TAPPED) >= 0]
         legal.append(A.NO_DEFENSE)
-        return legal
+        return tuple(legal)
 
     def _draw_step(self) -> None:
         """E3.2: deck-out check, draw, untap the turn player's field."""
@@ -252,12 +272,12 @@ class EdelweissState(State):
         self.hands[tp].append(card)
         self._log("draw", {"card": card_name(card)}, player=player_name(tp))
         self.fields[tp][:] = [entry & ~TAPPED for entry in self.fields[tp]]
-        self.window = Window.MAIN
+        self.window = W_MAIN
 
     def _finish(self, winner: Player, reason: str) -> None:
         self.winner = winner
         self.win_reason = reason
-        self.window = Window.OVER
+        self.window = W_OVER
         self._clear_attack()
         self._log("game_over", winner=player_name(winner), reason=reason)
 
@@ -292,104 +312,139 @@ class EdelweissState(State):
 
     def _do(self, action: A) -> None:
         """Apply one action at the current window and move to the next window (no advancing)."""
+        _HANDLERS[action](self)
+
+    def _summon(self, suit: int) -> None:
+        """E4.1/E4.2: hearts enter upright, spades and clubs tapped (clubs upright with Wizard, E8.3)."""
         tp = self.turn_player
-        defender = 1 - tp
-        me = player_name(tp)
-        if action <= A.SUMMON_C:  # E4.1/E4.2 normal summon
-            suit = int(action)
-            card = self._take_from_hand(tp, suit)
-            tapped = suit == SPADE or (suit == CLUB and not self.skills[tp] & Skill.WIZARD)  # E8.3 Wizard
-            self.fields[tp].append(card * 2 + tapped)
-            self._log("summon", player=me, card=card_name(card), tapped=tapped)
-            buddy = suit != HEART and self.skills[tp] & Skill.BUDDY_SUMMONER
-            if buddy and any(c & 3 == HEART for c in self.hands[tp]):
-                self.window = Window.SPECIAL_SUMMON  # E8.2 trigger
-            else:
-                self.window = Window.ATTACK
-        elif action == A.SPECIAL_SUMMON:  # E8.2: tapped (Symbolic) or upright (Accel 2)
-            card = self._take_from_hand(tp, HEART)
-            tapped = not self._game.accel2
-            self.fields[tp].append(card * 2 + tapped)
-            self._log("special_summon", player=me, card=card_name(card), tapped=tapped)
-            self.window = Window.ATTACK
-        elif action == A.ATTACK:  # E5.1 a: the oldest upright spade attacks
-            self._clear_attack()
-            self.spade = self._set_tapped(tp, _find(self.fields[tp], _UPRIGHT_SPADE), True)
-            self._log("attack", player=me, card=card_name(self.spade))
-            self.window = Window.INTERCEPT
-        elif action == A.END_TURN:  # E5.1 b: roles swap, next draw step
-            self._log("end_turn", player=me)
-            self.turn += 1
-            self.turn_player = defender
-            self.window = Window.DRAW
-        elif action == A.LIONHEART:  # E5.2
-            field = self.fields[defender]
-            club = self._set_tapped(defender, _find(field, _UPRIGHT_CLUB), True)
-            heart = self._set_tapped(defender, _find(field, _TAPPED_HEART), False)
-            self._log("lionheart", player=player_name(defender), club=card_name(club), heart=card_name(heart))
-            self.window = Window.DEFENSE
-        elif action == A.PASS:
-            actor = defender if self.window == Window.INTERCEPT else tp
-            self._log("pass", player=player_name(actor), window=str(self.window))
-            if self.window == Window.INTERCEPT:
-                self.window = Window.DEFENSE
-            elif self.window == Window.PURSUIT:
-                self._break_phase()
-            else:
-                self.window = Window.ATTACK
-        elif action <= A.GUARD_D:  # E5.3 a: a diamond guard causes a counter
-            suit = action - A.GUARD_S
-            self.guard_card = self._take_from_hand(defender, suit)
-            self.discard.append(self.guard_card)
-            self.defense = GUARD
-            self._log("guard", player=player_name(defender), card=card_name(self.guard_card))
-            self._after_defense(suit == DIAMOND)
-        elif action == A.BLOCK:  # E5.3 b
-            self.blocker = self._set_tapped(defender, _find(self.fields[defender], _UPRIGHT_HEART), True)
-            self.defense = BLOCK
-            self._log("block", player=player_name(defender), card=card_name(self.blocker))
-            self._after_defense(False)
-        elif action <= A.FIELD_GUARD_C:  # E5.3 c / E8.1: discard a tapped field card, counter
-            suit = action - A.FIELD_GUARD_S
-            index = _find(self.fields[defender], suit * 2 + TAPPED)
-            self.guard_card = self._discard_from_field(defender, index)
-            self.defense = FIELD_GUARD
-            self._log("field_guard", player=player_name(defender), card=card_name(self.guard_card))
-            self._after_defense(True)
-        elif action == A.NO_DEFENSE:  # E5.3 d / E6.1
-            self._log("no_defense", player=player_name(defender))
-            self._finish(tp, "attack")
-        elif action == A.DISCARD_SPADE:  # E5.4 a
-            card = self._discard_from_field(tp, self._index_of(tp, self.spade))
-            self._log("counter_discard", player=me, card=card_name(card))
-            self.window = Window.PURSUIT
-        elif action == A.DISCARD_CLUB:  # E5.4 b: an upright club only
-            card = self._discard_from_field(tp, _find(self.fields[tp], _UPRIGHT_CLUB))
-            self._log("counter_discard", player=me, card=card_name(card))
-            self.window = Window.PURSUIT
-        elif action == A.PROTECT:  # E8.5: tap a club instead of discarding
-            card = self._set_tapped(tp, _find(self.fields[tp], _UPRIGHT_CLUB), True)
-            self._log("protect", player=me, card=card_name(card))
-            self.window = Window.PURSUIT
-        elif action == A.PURSUIT:  # E5.5 pursuit stance
-            self.pursuit_club = self._set_tapped(tp, _find(self.fields[tp], _UPRIGHT_CLUB), True)
-            self._set_tapped(tp, self._index_of(tp, self.spade), False)
-            self._log("pursuit", player=me, club=card_name(self.pursuit_club), card=card_name(self.spade))
+        card = self._take_from_hand(tp, suit)
+        tapped = suit == SPADE or (suit == CLUB and not self.skills[tp] & WIZARD)
+        self.fields[tp].append(card * 2 + tapped)
+        self._log("summon", player=player_name(tp), card=card_name(card), tapped=tapped)
+        buddy = suit != HEART and self.skills[tp] & BUDDY_SUMMONER
+        if buddy and any(c & 3 == HEART for c in self.hands[tp]):
+            self.window = W_SPECIAL_SUMMON  # E8.2 trigger
+        else:
+            self.window = W_ATTACK
+
+    def _special_summon(self) -> None:
+        """E8.2: one hand heart enters tapped (Symbolic) or upright (Accel 2)."""
+        tp = self.turn_player
+        card = self._take_from_hand(tp, HEART)
+        tapped = not self._game.accel2
+        self.fields[tp].append(card * 2 + tapped)
+        self._log("special_summon", player=player_name(tp), card=card_name(card), tapped=tapped)
+        self.window = W_ATTACK
+
+    def _attack(self) -> None:
+        """E5.1 a: the oldest upright spade (E14.2) taps and attacks."""
+        tp = self.turn_player
+        self._clear_attack()
+        self.spade = self._set_tapped(tp, _find(self.fields[tp], _UPRIGHT_SPADE), True)
+        self._log("attack", player=player_name(tp), card=card_name(self.spade))
+        self.window = W_INTERCEPT
+
+    def _end_turn(self) -> None:
+        """E5.1 b: roles swap and the opponent's draw step begins."""
+        self._log("end_turn", player=player_name(self.turn_player))
+        self.turn += 1
+        self.turn_player = 1 - self.turn_player
+        self.window = W_DRAW
+
+    def _lionheart(self) -> None:
+        """E5.2: the defender taps an upright club to untap a tapped heart."""
+        defender = 1 - self.turn_player
+        field = self.fields[defender]
+        club = self._set_tapped(defender, _find(field, _UPRIGHT_CLUB), True)
+        heart = self._set_tapped(defender, _find(field, _TAPPED_HEART), False)
+        self._log("lionheart", player=player_name(defender), club=card_name(club), heart=card_name(heart))
+        self.window = W_DEFENSE
+
+    def _pass(self) -> None:
+        """Decline the optional action of the special summon, intercept or pursuit window."""
+        window = self.window
+        actor = 1 - self.turn_player if window == W_INTERCEPT else self.turn_player
+        self._log("pass", player=player_name(actor), window=str(window))
+        if window == W_INTERCEPT:
+            self.window = W_DEFENSE
+        elif window == W_PURSUIT:
             self._break_phase()
+        else:
+            self.window = W_ATTACK
+
+    def _guard(self, suit: int) -> None:
+        """E5.3 a: discard a hand card, revealing it; a diamond causes a counter."""
+        defender = 1 - self.turn_player
+        self.guard_card = self._take_from_hand(defender, suit)
+        self.discard.append(self.guard_card)
+        self.defense = GUARD
+        self._log("guard", player=player_name(defender), card=card_name(self.guard_card))
+        self._after_defense(suit == DIAMOND)
+
+    def _block(self) -> None:
+        """E5.3 b: tap an upright heart; it is the blocking heart."""
+        defender = 1 - self.turn_player
+        self.blocker = self._set_tapped(defender, _find(self.fields[defender], _UPRIGHT_HEART), True)
+        self.defense = BLOCK
+        self._log("block", player=player_name(defender), card=card_name(self.blocker))
+        self._after_defense(False)
+
+    def _field_guard(self, suit: int) -> None:
+        """E5.3 c / E8.1: Guardian discards a tapped field card as a guard, causing a counter."""
+        defender = 1 - self.turn_player
+        index = _find(self.fields[defender], suit * 2 + TAPPED)
+        self.guard_card = self._discard_from_field(defender, index)
+        self.defense = FIELD_GUARD
+        self._log("field_guard", player=player_name(defender), card=card_name(self.guard_card))
+        self._after_defense(True)
+
+    def _no_defense(self) -> None:
+        """E5.3 d / E6.1: the attack succeeds and the attacker wins at once."""
+        self._log("no_defense", player=player_name(1 - self.turn_player))
+        self._finish(self.turn_player, "attack")
+
+    def _discard_spade(self) -> None:
+        """E5.4 a: the attacking spade pays the counter."""
+        tp = self.turn_player
+        card = self._discard_from_field(tp, self._index_of(tp, self.spade))
+        self._log("counter_discard", player=player_name(tp), card=card_name(card))
+        self.window = W_PURSUIT
+
+    def _discard_club(self) -> None:
+        """E5.4 b: an upright club pays the counter."""
+        tp = self.turn_player
+        card = self._discard_from_field(tp, _find(self.fields[tp], _UPRIGHT_CLUB))
+        self._log("counter_discard", player=player_name(tp), card=card_name(card))
+        self.window = W_PURSUIT
+
+    def _protect(self) -> None:
+        """E8.5: tapping an upright club replaces the discard."""
+        tp = self.turn_player
+        card = self._set_tapped(tp, _find(self.fields[tp], _UPRIGHT_CLUB), True)
+        self._log("protect", player=player_name(tp), card=card_name(card))
+        self.window = W_PURSUIT
+
+    def _pursuit(self) -> None:
+        """E5.5: tap an upright club to untap the attacking spade; then the break phase."""
+        tp = self.turn_player
+        self.pursuit_club = self._set_tapped(tp, _find(self.fields[tp], _UPRIGHT_CLUB), True)
+        self._set_tapped(tp, self._index_of(tp, self.spade), False)
+        self._log("pursuit", player=player_name(tp), club=card_name(self.pursuit_club), card=card_name(self.spade))
+        self._break_phase()
 
     def _after_defense(self, counter: bool) -> None:
         """E8.4 Poison Bind resolves after the defense choice, before the counter phase."""
         self.counter = counter
         if not counter:
-            self.window = Window.PURSUIT
+            self.window = W_PURSUIT
             return
         tp = self.turn_player
-        if self.skills[1 - tp] & Skill.POISON_BIND:
+        if self.skills[1 - tp] & POISON_BIND:
             index = _find(self.fields[tp], _UPRIGHT_CLUB)
             if index >= 0:
                 club = self._set_tapped(tp, index, True)
                 self._log("poison_bind", player=player_name(1 - tp), club=card_name(club))
-        self.window = Window.COUNTER
+        self.window = W_COUNTER
 
     def _break_phase(self) -> None:
         """E5.6: block + pursuit stance discards the pursuit club, then the blocking heart."""
@@ -399,4 +454,19 @@ class EdelweissState(State):
             self._discard_from_field(1 - tp, self._index_of(1 - tp, self.blocker))
             self._log("break", club=card_name(self.pursuit_club), heart=card_name(self.blocker))
         self._clear_attack()
-        self.window = Window.ATTACK
+        self.window = W_ATTACK
+
+
+def _suited(method: Callable[[EdelweissState, int], None], suit: int) -> Callable[[EdelweissState], None]:
+    return lambda state: method(state, suit)
+
+
+_S = EdelweissState
+_HANDLERS: tuple[Callable[[EdelweissState], None], ...] = (
+    _suited(_S._summon, SPADE), _suited(_S._summon, HEART), _suited(_S._summon, CLUB), _S._special_summon,
+    _S._attack, _S._end_turn, _S._lionheart,
+    _suited(_S._guard, SPADE), _suited(_S._guard, HEART), _suited(_S._guard, CLUB), _suited(_S._guard, DIAMOND),
+    _S._block, _suited(_S._field_guard, SPADE), _suited(_S._field_guard, HEART), _suited(_S._field_guard, CLUB),
+    _S._no_defense, _S._discard_spade, _S._discard_club, _S._protect, _S._pursuit, _S._pass,
+)  # fmt: skip
+"""Action id -> handler, in E14.1 id order."""

@@ -1,0 +1,1 @@
+"""Ways for people to play: the terminal client (web app to come)."""
