@@ -210,6 +210,15 @@ class InfoSet:
     def game(self) -> Game:
         return self._world.game
 
+    @property
+    def canonical_world(self) -> State:
+        """A full state in which only what this player knows is real (unknown cards sorted).
+
+        Lets policies read the game through the State API at no risk of a leak. Read-only:
+        clone it before applying actions.
+        """
+        return self._world
+
     def sample_world(self, rng: random.Random) -> State:
         """A full state drawn uniformly from the deals consistent with this view."""
         return sample_world(self._world, self.player, rng)

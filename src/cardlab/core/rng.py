@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 
 
@@ -11,7 +12,7 @@ def derive_seed(master: int, *labels: object) -> int:
 
     Used so that game i of a tournament gets the same seed whatever the worker count.
     """
-    text = "/".join([str(master), *map(str, labels)]).encode()
+    text = json.dumps([master, *map(str, labels)]).encode()  # unambiguous: ("a", "b") != ("a/b",)
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
 
 

@@ -237,7 +237,8 @@ class EdelweissState(State):
                     return _PURSUIT_OR_PASS  # E5.5
                 return _PASS_ONLY
             elif window == W_SPECIAL_SUMMON:
-                return _SPECIAL_OR_PASS if any(card & 3 == HEART for card in self.hands[tp]) else _PASS_ONLY
+                has_heart = any(card & 3 == HEART for card in self.hands[tp])
+                return _SPECIAL_OR_PASS if has_heart and self.skills[tp] & BUDDY_SUMMONER else _PASS_ONLY  # E8.2
             elif window == W_DRAW:
                 self._draw_step()
             else:
