@@ -36,12 +36,12 @@ def median_seconds(run: Callable[[], object], repeats: int) -> float:
     return statistics.median(times)
 
 
-def write_section(name: str, body: str) -> None:
-    """Replace (or append) the section between `<!-- name -->` markers in BENCHMARKS.md."""
+def write_section(name: str, body: str, path: Path = BENCHMARKS_MD) -> None:
+    """Replace (or append) the section between `<!-- name -->` markers in a Markdown file."""
     begin, end = f"<!-- {name} -->", f"<!-- /{name} -->"
     block = f"{begin}\n{body.strip()}\n{end}"
     header = "# Benchmarks\n\nFigures written by the scripts in `benchmarks/`; never edited by hand.\n"
-    text = BENCHMARKS_MD.read_text() if BENCHMARKS_MD.exists() else header
+    text = path.read_text() if path.exists() else header
     pattern = re.compile(re.escape(begin) + ".*?" + re.escape(end), re.S)
     text = pattern.sub(lambda _: block, text) if pattern.search(text) else text.rstrip() + "\n\n" + block + "\n"
-    BENCHMARKS_MD.write_text(text)
+    path.write_text(text)

@@ -15,19 +15,28 @@ def _simulate(capsys: pytest.CaptureFixture[str], *extra: str) -> dict:
 
 
 def test_simulate_json_counts_every_game_once(capsys) -> None:
-    summary = _simulate(capsys, "--games", "40", "--seed", "3")
+    summary = _simulate(capsys, "--games", "40", "--seed", "3", "--workers", "1")
     assert summary["games"] == 40
-    assert summary["wins"]["P1"] + summary["wins"]["P2"] == 40
-    assert summary["first_player_win_rate"] == summary["wins"]["P1"] / 40
+    assert summary["agents"] == ["random", "random"]
+    assert sum(summary["wins"]) == 40
+    assert summary["win_rate"] == [w / 40 for w in summary["wins"]]
+    assert all(low <= rate <= high for (low, high), rate in zip(summary["ci95"], summary["win_rate"], strict=True))
+    assert 0 <= summary["first_player_win_rate"] <= 1
     assert summary["games_per_second"] > 0
     assert summary["decisions"] >= 40  # every game asks at least one real question
 
 
-def test_simulate_is_reproducible_from_its_seed(capsys) -> None:
-    first = _simulate(capsys, "--games", "30", "--seed", "11", "--standard", "accel2")
-    second = _simulate(capsys, "--games", "30", "--seed", "11", "--standard", "accel2")
+def test_simulate_head_to_head_swaps_seats(capsys) -> None:
+    summary = _simulate(capsys, "--games", "60", "--agents", "heuristic,random", "--standard", "symbolic")
+    assert summary["agents"] == ["heuristic", "random"]
+    assert summary["wins"][0] > 45  # the heuristic wins almost every game, from either seat
+
+
+def test_simulate_is_reproducible_from_its_seed_whatever_the_workers(capsys) -> None:
+    first = _simulate(capsys, "--games", "30", "--seed", "11", "--standard", "accel2", "--workers", "1")
+    second = _simulate(capsys, "--games", "30", "--seed", "11", "--standard", "accel2", "--workers", "2")
     other = _simulate(capsys, "--games", "30", "--seed", "12", "--standard", "accel2")
-    keys = ("wins", "decisions", "config")
+    keys = ("wins", "decisions", "config", "first_player_win_rate")
     assert [first[k] for k in keys] == [second[k] for k in keys]
     assert first["config"] == {"deck": "skills", "standard": "accel2", "characters": None}
     assert (first["wins"], first["decisions"]) != (other["wins"], other["decisions"])
@@ -36,7 +45,7 @@ def test_simulate_is_reproducible_from_its_seed(capsys) -> None:
 def test_simulate_table_output(capsys) -> None:
     assert main(["simulate", "edelweiss", "--games", "10", "--deck", "short"]) == 0
     out = capsys.readouterr().out
-    assert "P1 (first)" in out and "games/s" in out
+    assert "random" in out and "first player wins" in out and "games/s" in out
 
 
 @pytest.mark.parametrize(
@@ -46,6 +55,10 @@ def test_simulate_table_output(capsys) -> None:
         (["simulate", "edelweiss", "--characters", "GARU"], "two IDs"),
         (["simulate", "edelweiss", "--characters", "GARU,NOBODY"], "unknown character 'NOBODY'"),
         (["simulate", "edelweiss", "--deck", "full", "--standard", "accel2"], "only with the 'skills' deck"),
+        (["simulate", "edelweiss", "--agents", "random"], "two agent specs separated by a comma"),
+        (["simulate", "edelweiss", "--agents", "random,wizard"], "unknown agent 'wizard'"),
+        (["balance", "edelweiss", "--agent", "ismcts:iterations=x"], "is not a valid int"),
+        (["balance", "edelweiss", "--games", "0"], "--games must be at least 1"),
     ],
 )
 def test_bad_options_get_a_clear_error(capsys, argv: list[str], message: str) -> None:

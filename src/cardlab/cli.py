@@ -1,4 +1,4 @@
-"""The `cardlab` command line: scenarios, terminal play and simulation."""
+"""The `cardlab` command line: scenarios, terminal play, simulation and the balance lab."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
@@ -15,8 +16,13 @@ from cardlab.core.errors import CardlabError
 from cardlab.core.rng import derive_seed
 from cardlab.core.scenario import run_scenario_file
 
+if TYPE_CHECKING:
+    from cardlab.games.edelweiss import Edelweiss
+    from cardlab.sim.tournament import GameTask
+    from cardlab.store import GamesDB
 
-def _edelweiss_game(args: argparse.Namespace) -> object:
+
+def _edelweiss_game(args: argparse.Namespace) -> Edelweiss:
     from cardlab.games.edelweiss import Edelweiss, EdelweissConfig
 
     characters = None
@@ -49,47 +55,167 @@ def cmd_scenario_run(args: argparse.Namespace, console: Console) -> int:
     return 1 if failed else 0
 
 
+def _run_with_progress(tasks: Sequence[GameTask], workers: int | None, console: Console, label: str) -> list:
+    """Play tasks across workers with a progress bar and ETA; results in task order."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from cardlab.sim.tournament import run_tasks
+
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, transient=True) as progress:
+        bar = progress.add_task(label, total=len(tasks))
+        return list(run_tasks(tasks, workers, on_result=lambda _: progress.advance(bar)))
+
+
+def _agent_pair(text: str) -> tuple[str, str]:
+    from cardlab.agents import parse_spec
+
+    specs = [part.strip() for part in text.split(",")]
+    if len(specs) != 2 or not all(specs):
+        raise CardlabError(f"--agents takes two agent specs separated by a comma, got {text!r}")
+    for spec in specs:
+        parse_spec(spec)
+    return specs[0], specs[1]
+
+
 def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
-    """Random against random with seats alternating; wins per seat and speed."""
-    from cardlab.agents import RandomAgent
-    from cardlab.sim import play_match
+    """Two agents head to head; each deal is played twice with the seats swapped."""
+    from cardlab.sim.stats import wilson_interval
+    from cardlab.sim.tournament import GameTask
 
     if args.games < 1:
         raise CardlabError("--games must be at least 1")
+    agents = _agent_pair(args.agents)
     game = _edelweiss_game(args)
-    agents = (RandomAgent(), RandomAgent())
-    seat_wins = [0, 0]
-    decisions = 0
+    config = game.config_json()
+    tasks = [
+        GameTask(
+            game.name,
+            config,
+            agents if index % 2 == 0 else agents[::-1],
+            derive_seed(args.seed, "simulate", index // 2),
+            {"swapped": index % 2 == 1},
+        )
+        for index in range(args.games)
+    ]
     start = time.perf_counter()
-    for index in range(args.games):
-        record = play_match(game, agents, derive_seed(args.seed, index))
-        seat_wins[record.winner or 0] += 1
-        decisions += record.decisions
+    results = _run_with_progress(tasks, args.workers, console, f"{agents[0]} vs {agents[1]}")
     elapsed = time.perf_counter() - start
+    wins = [0, 0]
+    first_wins = decisions = 0
+    for result in results:
+        winner_seat = result.record.winner
+        first_wins += winner_seat == 0
+        decisions += result.record.decisions
+        wins[winner_seat ^ result.task.labels["swapped"]] += 1
     summary = {
-        "game": "edelweiss",
-        "config": game.config.to_json(),  # type: ignore[attr-defined]
+        "game": game.name,
+        "config": config,
+        "agents": list(agents),
         "games": args.games,
         "seed": args.seed,
-        "wins": {"P1": seat_wins[0], "P2": seat_wins[1]},
-        "first_player_win_rate": seat_wins[0] / args.games if args.games else None,
+        "wins": wins,
+        "win_rate": [w / args.games for w in wins],
+        "ci95": [list(wilson_interval(w, args.games)) for w in wins],
+        "first_player_win_rate": first_wins / args.games,
+        "first_player_ci95": list(wilson_interval(first_wins, args.games)),
         "decisions": decisions,
         "seconds": round(elapsed, 3),
-        "games_per_second": round(args.games / elapsed, 1) if elapsed else None,
+        "games_per_second": round(args.games / elapsed, 1),
     }
     if args.json:
         print(json.dumps(summary))
         return 0
     from rich.table import Table
 
-    table = Table(title=f"edelweiss {game.config.deck} · random vs random · {args.games} games")  # type: ignore[attr-defined]
-    table.add_column("seat")
-    table.add_column("wins", justify="right")
-    table.add_column("win rate", justify="right")
-    for seat, wins in zip(("P1 (first)", "P2 (second)"), seat_wins, strict=True):
-        table.add_row(seat, str(wins), f"{wins / max(args.games, 1):.1%}")
+    table = Table(title=f"{game.name} {config} · {args.games} games, seats swapped per deal")
+    for column in ("agent", "wins", "win rate", "95% CI"):
+        table.add_column(column, justify="left" if column == "agent" else "right")
+    for spec, won, ci in zip(agents, wins, summary["ci95"], strict=True):
+        table.add_row(spec, str(won), f"{won / args.games:.1%}", f"[{ci[0]:.1%}, {ci[1]:.1%}]")
     console.print(table)
-    console.print(f"{summary['games_per_second']} games/s, {decisions / max(elapsed, 1e-9):,.0f} decisions/s")
+    console.print(
+        f"first player wins {summary['first_player_win_rate']:.1%}; "
+        f"{summary['games_per_second']} games/s, {decisions / elapsed:,.0f} decisions/s"
+    )
+    return 0
+
+
+def _balance_outputs(summary: dict, games: list, out: Path, console: Console) -> None:
+    from cardlab.sim.report import (
+        print_balance,
+        write_heatmap,
+        write_report_html,
+        write_results_csv,
+        write_summary_json,
+    )
+
+    out.mkdir(parents=True, exist_ok=True)
+    write_results_csv(games, out / "results.csv")
+    write_summary_json(summary, out / "summary.json")
+    heatmap = out / "heatmap.png"
+    write_heatmap(summary, heatmap)
+    write_report_html(summary, heatmap, out / "report.html")
+    print_balance(summary, console)
+    console.print(f"wrote {out}/results.csv, summary.json, heatmap.png, report.html")
+
+
+def _open_db(path: str | None) -> GamesDB:
+    from cardlab.store import GamesDB, default_db_path
+
+    return GamesDB(Path(path) if path else default_db_path())
+
+
+def cmd_balance(args: argparse.Namespace, console: Console) -> int:
+    """Play N more games per pairing and seat, store them, and report on everything stored."""
+    from cardlab.agents import parse_spec
+    from cardlab.sim.balance import BalanceSetup, balance_tasks, stored_game, summarize
+
+    if args.games < 1:
+        raise CardlabError("--games must be at least 1")
+    parse_spec(args.agent)
+    setup = BalanceSetup(args.standard, args.agent, args.games, args.seed, args.mirrors)
+    with _open_db(args.db) as db:
+        tasks = balance_tasks(setup, lambda cell: db.next_index(setup.experiment, cell))
+        start = time.perf_counter()
+        results = _run_with_progress(tasks, args.workers, console, f"balance {args.standard} · {args.agent}")
+        elapsed = time.perf_counter() - start
+        db.add(stored_game(result, setup) for result in results)
+        console.print(
+            f"played {len(tasks)} games in {elapsed:.1f} s ({len(tasks) / elapsed:,.0f} games/s); database {db.path}"
+        )
+        games = list(db.games("edelweiss", args.standard, args.agent))
+    _balance_outputs(
+        summarize(games, args.standard, args.agent), games, Path(args.out or f"balance-{args.standard}"), console
+    )
+    return 0
+
+
+def cmd_report(args: argparse.Namespace, console: Console) -> int:
+    """Rebuild the balance tables and files from the games stored in the database."""
+    from cardlab.sim.balance import summarize
+
+    with _open_db(args.db) as db:
+        games = list(db.games("edelweiss", args.standard, args.agent))
+    if not games:
+        raise CardlabError(f"no stored games for edelweiss {args.standard} with agent {args.agent!r} in the database")
+    _balance_outputs(
+        summarize(games, args.standard, args.agent), games, Path(args.out or f"balance-{args.standard}"), console
+    )
     return 0
 
 
@@ -115,11 +241,35 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seat", choices=["P1", "P2"], default="P1", help="your seat (default P1)")
     play.set_defaults(handler=cmd_play)
 
-    simulate = commands.add_parser("simulate", help="random vs random games, seats alternating")
+    simulate = commands.add_parser("simulate", help="two agents head to head, seats swapped per deal")
     _add_game_options(simulate)
+    simulate.add_argument(
+        "--agents", default="random,random", help="two agent specs, e.g. heuristic,ismcts:iterations=200"
+    )
     simulate.add_argument("--games", type=int, default=10_000, help="number of games (default 10000)")
+    simulate.add_argument("--workers", type=int, help="worker processes (default: all cores)")
     simulate.add_argument("--json", action="store_true", help="print one JSON object")
     simulate.set_defaults(handler=cmd_simulate)
+
+    balance = commands.add_parser("balance", help="character balance table with confidence intervals")
+    balance.add_argument("game", choices=["edelweiss"], help="which game")
+    balance.add_argument("--standard", choices=["symbolic", "accel2"], default="symbolic", help="skill standard")
+    balance.add_argument("--games", type=int, default=2000, help="new games per pairing and seat (default 2000)")
+    balance.add_argument("--agent", default="heuristic", help="agent spec playing both seats (default heuristic)")
+    balance.add_argument("--workers", type=int, help="worker processes (default: all cores)")
+    balance.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    balance.add_argument("--mirrors", action="store_true", help="also play the six mirror pairings")
+    balance.add_argument("--out", help="output directory (default balance-STANDARD)")
+    balance.add_argument("--db", help="SQLite database (default: in the user data directory)")
+    balance.set_defaults(handler=cmd_balance)
+
+    report = commands.add_parser("report", help="rebuild the balance report from the database")
+    report.add_argument("game", choices=["edelweiss"], help="which game")
+    report.add_argument("--standard", choices=["symbolic", "accel2"], default="symbolic", help="skill standard")
+    report.add_argument("--agent", default="heuristic", help="agent spec whose games to report (default heuristic)")
+    report.add_argument("--out", help="output directory (default balance-STANDARD)")
+    report.add_argument("--db", help="SQLite database (default: in the user data directory)")
+    report.set_defaults(handler=cmd_report)
     return parser
 
 

@@ -1,38 +1,83 @@
-"""The agent protocol and the uniform random player."""
+"""The agent protocol, agent spec strings, and the uniform random player."""
 
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from collections.abc import Callable
+from typing import Any, ClassVar, Protocol
 
+from cardlab.core.errors import CardlabError
 from cardlab.core.game import Action, InfoSet
 
 
 class Agent(Protocol):
-    """Chooses a legal action from a player's information set."""
+    """Chooses a legal action from a player's information set, never the true state."""
 
     spec: str
-    """The agent's spec string (name plus `:key=value` parameters), for records and reports."""
+    """The agent's normalised spec string (name plus `:key=value` parameters)."""
 
     def act(self, infoset: InfoSet, rng: random.Random) -> Action: ...
+
+
+class AgentSpecError(CardlabError, ValueError):
+    """An agent spec string that names no agent or has a bad parameter."""
 
 
 class RandomAgent:
     """Uniform over the legal actions: the baseline every other player must beat."""
 
+    params: ClassVar[dict[str, type]] = {}
     spec = "random"
 
     def act(self, infoset: InfoSet, rng: random.Random) -> Action:
         return rng.choice(infoset.legal_actions)
 
 
-_AGENTS: dict[str, type] = {"random": RandomAgent}
+def _registry() -> dict[str, Callable[..., Agent]]:
+    from cardlab.agents.heuristic import HeuristicAgent
+    from cardlab.agents.ismcts import ISMCTSAgent
+
+    return {"random": RandomAgent, "heuristic": HeuristicAgent, "ismcts": ISMCTSAgent}
+
+
+def _convert(agent: str, key: str, text: str, kind: type) -> Any:
+    try:
+        value = kind(text)
+    except ValueError:
+        raise AgentSpecError(f"{agent}: {key}={text!r} is not a valid {kind.__name__}") from None
+    if kind in (int, float) and value < 0:
+        raise AgentSpecError(f"{agent}: {key} must not be negative")
+    return value
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """'ismcts:iterations=400:rollout=heuristic' -> ('ismcts', {'iterations': 400, ...})."""
+    name, *parts = spec.strip().split(":")
+    agents = _registry()
+    if name not in agents:
+        raise AgentSpecError(f"unknown agent {name!r} in {spec!r}; known agents: {', '.join(sorted(agents))}")
+    params: dict[str, type] = getattr(agents[name], "params", {})
+    kwargs: dict[str, Any] = {}
+    for part in parts:
+        key, sep, text = part.partition("=")
+        if not sep or key not in params:
+            known = ", ".join(f"{k}=<{t.__name__}>" for k, t in params.items()) or "none"
+            raise AgentSpecError(f"{name}: bad parameter {part!r}; parameters: {known}")
+        kwargs[key] = _convert(name, key, text, params[key])
+    return name, kwargs
 
 
 def make_agent(spec: str) -> Agent:
-    """Build an agent from its spec string, e.g. `random`."""
-    name = spec.split(":", 1)[0]
-    if name not in _AGENTS:
-        raise ValueError(f"unknown agent {spec!r}; known agents: {', '.join(sorted(_AGENTS))}")
-    agent: Agent = _AGENTS[name]()
-    return agent
+    """Build an agent from its spec string, e.g. `random`, `ismcts:iterations=400`."""
+    name, kwargs = parse_spec(spec)
+    try:
+        return _registry()[name](**kwargs)
+    except ValueError as exc:
+        raise AgentSpecError(f"{spec}: {exc}") from None
+
+
+def format_spec(name: str, params: dict[str, Any], defaults: dict[str, Any]) -> str:
+    """The canonical spec: the name, then parameters that differ from their defaults, in order."""
+    changed = [f"{key}={value:g}" if isinstance(value, float) else f"{key}={value}"
+               for key, value in params.items() if value != defaults.get(key)]  # fmt: skip
+    return ":".join([name, *changed])

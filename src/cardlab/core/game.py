@@ -57,6 +57,15 @@ class Game(ABC):
     num_actions: ClassVar[int | None] = None
     """Size of the fixed action space when the game has one (ids 0..num_actions-1)."""
 
+    @classmethod
+    @abstractmethod
+    def from_config(cls, data: Mapping[str, Any]) -> Game:
+        """The game for a config JSON (as found in positions and game records)."""
+
+    @abstractmethod
+    def config_json(self) -> dict[str, Any]:
+        """This game's configuration as JSON; `from_config` inverts it."""
+
     @abstractmethod
     def new_state(self, seed: int, *, record_events: bool = True) -> State:
         """A fresh game whose every random choice is drawn from `seed`."""

@@ -27,6 +27,13 @@ class Edelweiss(Game):
     def __repr__(self) -> str:
         return f"Edelweiss({self.config!r})"
 
+    @classmethod
+    def from_config(cls, data: Mapping[str, Any]) -> Edelweiss:
+        return cls(EdelweissConfig.from_json(data))
+
+    def config_json(self) -> dict[str, Any]:
+        return self.config.to_json()
+
     @staticmethod
     def skills_of(characters: tuple[str, str] | None) -> tuple[Skill, Skill]:
         if characters is None:

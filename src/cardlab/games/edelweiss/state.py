@@ -198,9 +198,9 @@ class EdelweissState(State):
             self._do(legal[0])
 
     def _log(self, kind: str, secret: dict[str, Any] | None = None, **public: Any) -> None:
-        if self.events is not None:
-            secret_to = self.turn_player if secret else None
-            self.events.append(Event(kind, public, secret, secret_to))
+        """Record an event; callers check `self.events` first so that no text is built when off."""
+        assert self.events is not None
+        self.events.append(Event(kind, public, secret, self.turn_player if secret else None))
 
     def _compute_legal(self) -> tuple[A, ...]:
         """Legal actions at the current window; automatic steps are run on the way."""
@@ -215,7 +215,8 @@ class EdelweissState(State):
                     return legal
                 if hand:  # E4.3 Diamond Dust: automatic reveal, no summon
                     self.revealed[tp].update(hand)
-                    self._log("diamond_dust", player=player_name(tp), cards=[card_name(c) for c in sorted(hand)])
+                    if self.events is not None:
+                        self._log("diamond_dust", player=player_name(tp), cards=[card_name(c) for c in sorted(hand)])
                 self.window = W_ATTACK  # E4.4: an empty hand summons nothing
             elif window == W_ATTACK:
                 return _ATTACK_OR_END if _find(self.fields[tp], _UPRIGHT_SPADE) >= 0 else _END_ONLY  # E5.1
@@ -271,7 +272,8 @@ class EdelweissState(State):
             return
         card = self.deck.pop()
         self.hands[tp].append(card)
-        self._log("draw", {"card": card_name(card)}, player=player_name(tp))
+        if self.events is not None:
+            self._log("draw", {"card": card_name(card)}, player=player_name(tp))
         self.fields[tp][:] = [entry & ~TAPPED for entry in self.fields[tp]]
         self.window = W_MAIN
 
@@ -280,7 +282,8 @@ class EdelweissState(State):
         self.win_reason = reason
         self.window = W_OVER
         self._clear_attack()
-        self._log("game_over", winner=player_name(winner), reason=reason)
+        if self.events is not None:
+            self._log("game_over", winner=player_name(winner), reason=reason)
 
     # -- moving cards -----------------------------------------------------------------------
 
@@ -321,7 +324,8 @@ class EdelweissState(State):
         card = self._take_from_hand(tp, suit)
         tapped = suit == SPADE or (suit == CLUB and not self.skills[tp] & WIZARD)
         self.fields[tp].append(card * 2 + tapped)
-        self._log("summon", player=player_name(tp), card=card_name(card), tapped=tapped)
+        if self.events is not None:
+            self._log("summon", player=player_name(tp), card=card_name(card), tapped=tapped)
         buddy = suit != HEART and self.skills[tp] & BUDDY_SUMMONER
         if buddy and any(c & 3 == HEART for c in self.hands[tp]):
             self.window = W_SPECIAL_SUMMON  # E8.2 trigger
@@ -334,7 +338,8 @@ class EdelweissState(State):
         card = self._take_from_hand(tp, HEART)
         tapped = not self._game.accel2
         self.fields[tp].append(card * 2 + tapped)
-        self._log("special_summon", player=player_name(tp), card=card_name(card), tapped=tapped)
+        if self.events is not None:
+            self._log("special_summon", player=player_name(tp), card=card_name(card), tapped=tapped)
         self.window = W_ATTACK
 
     def _attack(self) -> None:
@@ -342,12 +347,14 @@ class EdelweissState(State):
         tp = self.turn_player
         self._clear_attack()
         self.spade = self._set_tapped(tp, _find(self.fields[tp], _UPRIGHT_SPADE), True)
-        self._log("attack", player=player_name(tp), card=card_name(self.spade))
+        if self.events is not None:
+            self._log("attack", player=player_name(tp), card=card_name(self.spade))
         self.window = W_INTERCEPT
 
     def _end_turn(self) -> None:
         """E5.1 b: roles swap and the opponent's draw step begins."""
-        self._log("end_turn", player=player_name(self.turn_player))
+        if self.events is not None:
+            self._log("end_turn", player=player_name(self.turn_player))
         self.turn += 1
         self.turn_player = 1 - self.turn_player
         self.window = W_DRAW
@@ -358,14 +365,16 @@ class EdelweissState(State):
         field = self.fields[defender]
         club = self._set_tapped(defender, _find(field, _UPRIGHT_CLUB), True)
         heart = self._set_tapped(defender, _find(field, _TAPPED_HEART), False)
-        self._log("lionheart", player=player_name(defender), club=card_name(club), heart=card_name(heart))
+        if self.events is not None:
+            self._log("lionheart", player=player_name(defender), club=card_name(club), heart=card_name(heart))
         self.window = W_DEFENSE
 
     def _pass(self) -> None:
         """Decline the optional action of the special summon, intercept or pursuit window."""
         window = self.window
         actor = 1 - self.turn_player if window == W_INTERCEPT else self.turn_player
-        self._log("pass", player=player_name(actor), window=str(window))
+        if self.events is not None:
+            self._log("pass", player=player_name(actor), window=str(window))
         if window == W_INTERCEPT:
             self.window = W_DEFENSE
         elif window == W_PURSUIT:
@@ -379,7 +388,8 @@ class EdelweissState(State):
         self.guard_card = self._take_from_hand(defender, suit)
         self.discard.append(self.guard_card)
         self.defense = GUARD
-        self._log("guard", player=player_name(defender), card=card_name(self.guard_card))
+        if self.events is not None:
+            self._log("guard", player=player_name(defender), card=card_name(self.guard_card))
         self._after_defense(suit == DIAMOND)
 
     def _block(self) -> None:
@@ -387,7 +397,8 @@ class EdelweissState(State):
         defender = 1 - self.turn_player
         self.blocker = self._set_tapped(defender, _find(self.fields[defender], _UPRIGHT_HEART), True)
         self.defense = BLOCK
-        self._log("block", player=player_name(defender), card=card_name(self.blocker))
+        if self.events is not None:
+            self._log("block", player=player_name(defender), card=card_name(self.blocker))
         self._after_defense(False)
 
     def _field_guard(self, suit: int) -> None:
@@ -396,33 +407,38 @@ class EdelweissState(State):
         index = _find(self.fields[defender], suit * 2 + TAPPED)
         self.guard_card = self._discard_from_field(defender, index)
         self.defense = FIELD_GUARD
-        self._log("field_guard", player=player_name(defender), card=card_name(self.guard_card))
+        if self.events is not None:
+            self._log("field_guard", player=player_name(defender), card=card_name(self.guard_card))
         self._after_defense(True)
 
     def _no_defense(self) -> None:
         """E5.3 d / E6.1: the attack succeeds and the attacker wins at once."""
-        self._log("no_defense", player=player_name(1 - self.turn_player))
+        if self.events is not None:
+            self._log("no_defense", player=player_name(1 - self.turn_player))
         self._finish(self.turn_player, "attack")
 
     def _discard_spade(self) -> None:
         """E5.4 a: the attacking spade pays the counter."""
         tp = self.turn_player
         card = self._discard_from_field(tp, self._index_of(tp, self.spade))
-        self._log("counter_discard", player=player_name(tp), card=card_name(card))
+        if self.events is not None:
+            self._log("counter_discard", player=player_name(tp), card=card_name(card))
         self.window = W_PURSUIT
 
     def _discard_club(self) -> None:
         """E5.4 b: an upright club pays the counter."""
         tp = self.turn_player
         card = self._discard_from_field(tp, _find(self.fields[tp], _UPRIGHT_CLUB))
-        self._log("counter_discard", player=player_name(tp), card=card_name(card))
+        if self.events is not None:
+            self._log("counter_discard", player=player_name(tp), card=card_name(card))
         self.window = W_PURSUIT
 
     def _protect(self) -> None:
         """E8.5: tapping an upright club replaces the discard."""
         tp = self.turn_player
         card = self._set_tapped(tp, _find(self.fields[tp], _UPRIGHT_CLUB), True)
-        self._log("protect", player=player_name(tp), card=card_name(card))
+        if self.events is not None:
+            self._log("protect", player=player_name(tp), card=card_name(card))
         self.window = W_PURSUIT
 
     def _pursuit(self) -> None:
@@ -430,7 +446,8 @@ class EdelweissState(State):
         tp = self.turn_player
         self.pursuit_club = self._set_tapped(tp, _find(self.fields[tp], _UPRIGHT_CLUB), True)
         self._set_tapped(tp, self._index_of(tp, self.spade), False)
-        self._log("pursuit", player=player_name(tp), club=card_name(self.pursuit_club), card=card_name(self.spade))
+        if self.events is not None:
+            self._log("pursuit", player=player_name(tp), club=card_name(self.pursuit_club), card=card_name(self.spade))
         self._break_phase()
 
     def _after_defense(self, counter: bool) -> None:
@@ -444,7 +461,8 @@ class EdelweissState(State):
             index = _find(self.fields[tp], _UPRIGHT_CLUB)
             if index >= 0:
                 club = self._set_tapped(tp, index, True)
-                self._log("poison_bind", player=player_name(1 - tp), club=card_name(club))
+                if self.events is not None:
+                    self._log("poison_bind", player=player_name(1 - tp), club=card_name(club))
         self.window = W_COUNTER
 
     def _break_phase(self) -> None:
@@ -453,7 +471,8 @@ class EdelweissState(State):
             tp = self.turn_player
             self._discard_from_field(tp, self._index_of(tp, self.pursuit_club))
             self._discard_from_field(1 - tp, self._index_of(1 - tp, self.blocker))
-            self._log("break", club=card_name(self.pursuit_club), heart=card_name(self.blocker))
+            if self.events is not None:
+                self._log("break", club=card_name(self.pursuit_club), heart=card_name(self.blocker))
         self._clear_attack()
         self.window = W_ATTACK
 

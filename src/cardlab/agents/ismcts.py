@@ -1,0 +1,109 @@
+"""Single-observer information-set MCTS (Cowling, Powley & Whitehouse, IEEE TCIAIG 2012).
+
+Each iteration samples a world consistent with the agent's information set, descends one shared
+tree keyed by action histories (only actions legal in that world compete, with UCB using
+availability counts), expands one node, finishes the game with a rollout policy and backs up
+the result for the player who made each move. Game-agnostic: it uses only the core protocol.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import ClassVar
+
+from cardlab.agents.base import format_spec
+from cardlab.agents.policies import Policy, policy_by_name
+from cardlab.core.game import Action, InfoSet, Player, State
+
+
+class _Node:
+    __slots__ = ("available", "children", "player", "reward", "visits")
+
+    def __init__(self, player: Player | None) -> None:
+        self.player = player  # who chose the move leading here
+        self.children: dict[Action, _Node] = {}
+        self.visits = 0
+        self.available = 0  # how often this move was legal when its parent was visited
+        self.reward = 0.0
+
+
+def _ucb(node: _Node, c: float) -> float:
+    """UCB1 with availability counts in place of the parent's visits (ISMCTS)."""
+    return node.reward / node.visits + c * math.sqrt(math.log(node.available) / node.visits)
+
+
+class ISMCTSAgent:
+    """SO-ISMCTS with a fixed iteration budget or a time budget per decision.
+
+    Deterministic for a given RNG when the budget is iterations (time budgets depend on speed).
+    """
+
+    params: ClassVar[dict[str, type]] = {"iterations": int, "time": float, "c": float, "rollout": str}
+    _DEFAULTS: ClassVar[dict[str, object]] = {"iterations": 1000, "time": 0.0, "c": 0.7, "rollout": "random"}
+
+    def __init__(self, iterations: int = 1000, time: float = 0.0, c: float = 0.7, rollout: str = "random") -> None:
+        if rollout not in ("random", "heuristic"):
+            raise ValueError(f"rollout must be 'random' or 'heuristic', not {rollout!r}")
+        if iterations < 1 and time <= 0:
+            raise ValueError("give iterations >= 1 or time > 0")
+        self.iterations = iterations
+        self.time = time
+        self.c = c
+        self.rollout = rollout
+        params = {"iterations": iterations, "time": time, "c": c, "rollout": rollout}
+        self.spec = format_spec("ismcts", params, self._DEFAULTS)
+        self._policy: Policy | None = None
+
+    def act(self, infoset: InfoSet, rng: random.Random) -> Action:
+        legal = infoset.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        if self._policy is None:
+            self._policy = policy_by_name(infoset.game.name, self.rollout)
+        root = _Node(None)
+        deadline = time.perf_counter() + self.time if self.time > 0 else None
+        iteration = 0
+        while (time.perf_counter() < deadline) if deadline is not None else iteration < self.iterations:
+            self._iterate(root, infoset.sample_world(rng), rng)
+            iteration += 1
+        tried = [action for action in legal if action in root.children]
+        if not tried:
+            return legal[0]
+        return max(tried, key=lambda action: root.children[action].visits)  # ties: the first legal
+
+    def _iterate(self, root: _Node, world: State, rng: random.Random) -> None:
+        path = [root]
+        node = root
+        # Selection and expansion: descend while every legal move has been tried.
+        while (player := world.current_player()) is not None:
+            legal = world.legal_actions()
+            children = node.children
+            untried = [action for action in legal if action not in children]
+            for action in legal:
+                child = children.get(action)
+                if child is not None:
+                    child.available += 1
+            if untried:
+                action = rng.choice(untried)
+                node = children[action] = _Node(player)
+                node.available = 1
+                world.apply(action)
+                path.append(node)
+                break
+            c = self.c
+            action = max(legal, key=lambda a: _ucb(children[a], c))
+            node = children[action]
+            world.apply(action)
+            path.append(node)
+        # Rollout to the end of the game.
+        policy = self._policy
+        assert policy is not None
+        while world.current_player() is not None:
+            world.apply(policy(world, rng))
+        returns = world.returns()
+        root.visits += 1
+        for visited in path[1:]:
+            visited.visits += 1
+            visited.reward += (returns[visited.player] + 1.0) / 2.0  # type: ignore[index]

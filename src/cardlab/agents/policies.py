@@ -1,0 +1,39 @@
+"""Per-game fast policies (state, rng) -> action, used by agents and as MCTS rollouts.
+
+A policy may read only what the player to move could know; it is given either a canonical
+world (from an InfoSet) or a sampled world, so it cannot see more even if it tried.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from importlib import import_module
+
+from cardlab.core.game import Action, State
+
+Policy = Callable[[State, random.Random], Action]
+
+_HEURISTICS = {"edelweiss": "cardlab.games.edelweiss.heuristic:choose"}
+
+
+def random_policy(state: State, rng: random.Random) -> Action:
+    return rng.choice(state.legal_actions())
+
+
+def heuristic_policy(game_name: str) -> Policy:
+    """The game's documented heuristic; a clear error for a game that has none yet."""
+    try:
+        module, attr = _HEURISTICS[game_name].split(":")
+    except KeyError:
+        raise ValueError(f"no heuristic policy for {game_name!r}; available for: {', '.join(_HEURISTICS)}") from None
+    policy: Policy = getattr(import_module(module), attr)
+    return policy
+
+
+def policy_by_name(game_name: str, name: str) -> Policy:
+    if name == "random":
+        return random_policy
+    if name == "heuristic":
+        return heuristic_policy(game_name)
+    raise ValueError(f"unknown policy {name!r}; expected 'random' or 'heuristic'")

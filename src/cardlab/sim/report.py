@@ -1,0 +1,199 @@
+"""Balance report files: results.csv, summary.json, a heatmap PNG and a self-contained HTML page."""
+
+from __future__ import annotations
+
+import base64
+import csv
+import html
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from cardlab.store.games_db import StoredGame
+
+
+def write_results_csv(games: Iterable[StoredGame], path: Path) -> None:
+    """One row per game: pairing, who sat where, seed, winner, reason, length."""
+    with path.open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(
+            [
+                "pairing",
+                "game_index",
+                "seat",
+                "p1",
+                "p2",
+                "seed",
+                "winner_seat",
+                "winner",
+                "reason",
+                "turns",
+                "decisions",
+            ]
+        )
+        for game in games:
+            winner = game.p1 if game.winner == 0 else game.p2
+            writer.writerow(
+                [
+                    game.cell,
+                    game.game_index,
+                    game.seat,
+                    game.p1,
+                    game.p2,
+                    game.seed,
+                    ("P1", "P2")[game.winner],
+                    winner,
+                    game.reason,
+                    game.turns,
+                    game.decisions,
+                ]
+            )
+
+
+def write_summary_json(summary: dict[str, Any], path: Path) -> None:
+    path.write_text(json.dumps(summary, indent=2) + "\n")
+
+
+def write_heatmap(summary: dict[str, Any], path: Path) -> None:
+    """The 6x6 matrix of row-vs-column win rates (both seats pooled) as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    names = summary["matrix"]["characters"]
+    rates = np.array([[np.nan if r is None else r for r in row] for row in summary["matrix"]["win_rate"]], float)
+    fig, ax = plt.subplots(figsize=(6.4, 5.2), dpi=120)
+    image = ax.imshow(rates, cmap="RdBu_r", vmin=0.0, vmax=1.0)
+    ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
+    ax.set_yticks(range(len(names)), names)
+    for i in range(len(names)):
+        for j in range(len(names)):
+            if not np.isnan(rates[i, j]):
+                ax.text(j, i, f"{rates[i, j]:.0%}", ha="center", va="center", fontsize=9)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("character")
+    ax.set_title(
+        f"Edelweiss {summary['standard']}: win rate of row vs column\n"
+        f"{summary['agent']}, {summary['games_per_cell']} games per pairing and seat"
+    )
+    fig.colorbar(image, ax=ax, label="win rate")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def _pct(value: float) -> str:
+    return f"{value:.1%}"
+
+
+def _interval(ci: list[float]) -> str:
+    return f"[{ci[0]:.1%}, {ci[1]:.1%}]"
+
+
+def _bt_interval(ci: list[float]) -> str:
+    return f"[{ci[0]:.3f}, {ci[1]:.3f}]"
+
+
+def write_report_html(summary: dict[str, Any], heatmap: Path | None, path: Path) -> None:
+    """One HTML file with the tables and the plot embedded (no external files)."""
+    esc = html.escape
+    rows = "".join(
+        f"<tr><td>{esc(p['a'])} vs {esc(p['b'])}</td>"
+        f"<td>{p['a_first_wins']}/{p['a_first_games']} {_interval(p['a_first_ci95'])}"
+        f"{' *' if p['a_first_significant'] else ''}</td>"
+        f"<td>{p['a_second_wins']}/{p['a_second_games']} {_interval(p['a_second_ci95'])}"
+        f"{' *' if p['a_second_significant'] else ''}</td></tr>"
+        for p in summary["pairings"] + summary["mirrors"]
+    )
+    characters = "".join(
+        f"<tr><td>{esc(char)}</td><td>{c['wins']}/{c['games']}</td><td>{_pct(c['wins'] / c['games'])}</td>"
+        f"<td>{_interval(c['ci95'])}</td><td>{summary['bradley_terry'][char]['strength']:.3f}</td>"
+        f"<td>{_bt_interval(summary['bradley_terry'][char]['ci95'])}</td></tr>"
+        for char, c in summary["characters"].items()
+    )
+    first = summary["first_player"]
+    sig = summary["significance"]
+    image = ""
+    if heatmap is not None and heatmap.exists():
+        encoded = base64.b64encode(heatmap.read_bytes()).decode()
+        image = f'<img alt="win-rate heatmap" src="data:image/png;base64,{encoded}">'
+    page = f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<title>Edelweiss balance: {esc(summary["standard"])}, {esc(summary["agent"])}</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; }}
+table {{ border-collapse: collapse; margin: 1em 0; }}
+td, th {{ border: 1px solid #ccc; padding: .3em .7em; text-align: right; }}
+td:first-child, th:first-child {{ text-align: left; }}
+img {{ max-width: 100%; }}
+</style></head><body>
+<h1>Arcana Fight! Edelweiss — balance table</h1>
+<p>Standard <b>{esc(summary["standard"])}</b>, both seats played by <b>{esc(summary["agent"])}</b>,
+{summary["games_per_cell"]} games per pairing and seat ({summary["total_games"]} games in all).
+Rates with 95% Wilson intervals; * marks a cell whose win rate differs from 50%
+({esc(sig["test"])}, {esc(sig["correction"])}, α = {sig["alpha"]}).</p>
+<h2>Pairings</h2>
+<table><tr><th>pairing</th><th>first-named as first player</th><th>first-named as second player</th></tr>
+{rows}</table>
+<h2>First player</h2>
+<p>{first["wins"]}/{first["games"]} = {_pct(first["rate"])} {_interval(first["ci95"])},
+two-sided binomial p = {first["p_value"]:.3g}.</p>
+<h2>Characters</h2>
+<table><tr><th>character</th><th>wins</th><th>rate</th><th>95% CI</th><th>Bradley–Terry strength</th>
+<th>bootstrap 95% CI</th></tr>{characters}</table>
+<h2>Win-rate matrix</h2>
+{image}
+<p><small>Game mechanics based on Arcana Fight! Edelweiss. Generated by cardlab.</small></p>
+</body></html>
+"""
+    path.write_text(page)
+
+
+def print_balance(summary: dict[str, Any], console: Any) -> None:
+    """The designer's layout on the terminal, then first player, characters and significance."""
+    from rich.table import Table
+
+    n = summary["games_per_cell"]
+    table = Table(title=f"Edelweiss {summary['standard']} · {summary['agent']} · {n} games per pairing and seat")
+    for column in ("pairing", "A as first", "95% CI", "A as second", "95% CI"):
+        table.add_column(column, justify="left" if column == "pairing" else "right")
+    for p in summary["pairings"] + summary["mirrors"]:
+        marks = ["*" if p[f"{key}_significant"] else "" for key in ("a_first", "a_second")]
+        table.add_row(
+            f"{p['a']} vs {p['b']}",
+            f"{p['a_first_wins']}/{p['a_first_games']}{marks[0]}",
+            _interval(p["a_first_ci95"]),
+            f"{p['a_second_wins']}/{p['a_second_games']}{marks[1]}",
+            _interval(p["a_second_ci95"]),
+        )
+    console.print(table)
+
+    first = summary["first_player"]
+    console.print(
+        f"First player: {first['wins']}/{first['games']} = {_pct(first['rate'])} {_interval(first['ci95'])}"
+        f", exact binomial p = {first['p_value']:.3g} (first-player advantage "
+        f"{first['rate'] - 0.5:+.1%})"
+    )
+    chars = Table(title="Characters (all seats and opponents)")
+    for column in ("character", "wins", "rate", "95% CI", "Bradley–Terry", "bootstrap 95% CI"):
+        chars.add_column(column, justify="left" if column == "character" else "right")
+    for char, c in summary["characters"].items():
+        bt = summary["bradley_terry"][char]
+        chars.add_row(
+            char,
+            f"{c['wins']}/{c['games']}",
+            _pct(c["wins"] / c["games"]),
+            _interval(c["ci95"]),
+            f"{bt['strength']:.3f}",
+            _bt_interval(bt["ci95"]),
+        )
+    console.print(chars)
+    sig = summary["significance"]
+    cells = sig["significant_cells"]
+    console.print(
+        f"Cells differing from 50% ({sig['test']}; {sig['correction']}, α = {sig['alpha']}): "
+        + (", ".join(cells) if cells else "none")
+    )

@@ -1,0 +1,67 @@
+"""ISMCTS: finds forced wins, is deterministic for a seed, honours its budgets."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardlab.agents import make_agent
+from cardlab.games.edelweiss import Edelweiss, EdelweissAction, EdelweissConfig
+
+A = EdelweissAction
+
+
+def _position(p1_field: list[str], p2_hand: list[str], p2_field: list[str]) -> dict:
+    return {
+        "game": "edelweiss", "config": {"deck": "full", "standard": None, "characters": None},
+        "turn": 5, "turn_player": "P1", "window": "attack",
+        "deck": ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S"], "discard": [],
+        "players": {"P1": {"hand": ["2H"], "field": p1_field}, "P2": {"hand": p2_hand, "field": p2_field}},
+        "attack": None, "winner": None,
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iterations=50", "ismcts:iterations=100:rollout=heuristic"])
+def test_finds_the_winning_attack(spec: str) -> None:
+    """P2 has no hand card, no upright heart and no Lionheart: ATTACK wins at once (E6.1)."""
+    state = Edelweiss().load_position(_position(["10S:U"], [], ["4C:T", "9H:T"]))
+    assert state.legal_actions() == (A.ATTACK, A.END_TURN)
+    assert make_agent(spec).act(state.infoset(0), random.Random(3)) == A.ATTACK
+
+
+def test_finds_the_defense_that_survives() -> None:
+    """Facing an attack with a block available, ISMCTS never chooses NO_DEFENSE (it loses)."""
+    position = _position(["10S:T", "8C:T"], ["3D"], ["9H:U"])
+    position.update(window="defense", attack={"spade": "10S", "defense": None, "guard_card": None,
+                                              "blocker": None, "counter": False, "pursuit_club": None})  # fmt: skip
+    state = Edelweiss().load_position(position)
+    assert A.NO_DEFENSE in state.legal_actions() and A.BLOCK in state.legal_actions()
+    choice = make_agent("ismcts:iterations=200").act(state.infoset(1), random.Random(0))
+    assert choice in (A.BLOCK, A.GUARD_D)
+
+
+def test_deterministic_for_a_seed_with_an_iteration_budget() -> None:
+    game = Edelweiss(EdelweissConfig("skills", "accel2"))
+    for seed in range(5):
+        state = game.new_state(seed)
+        infoset = state.infoset(state.current_player())
+        choices = {make_agent("ismcts:iterations=120").act(infoset, random.Random(seed)) for _ in range(3)}
+        assert len(choices) == 1
+        assert choices <= set(infoset.legal_actions)
+
+
+def test_time_budget_returns_a_legal_action() -> None:
+    state = Edelweiss().new_state(4)
+    infoset = state.infoset(state.current_player())
+    assert make_agent("ismcts:time=0.01").act(infoset, random.Random(0)) in infoset.legal_actions
+
+
+def test_plays_whole_games_against_the_heuristic() -> None:
+    from cardlab.sim import play_match
+
+    game = Edelweiss(EdelweissConfig("skills", "symbolic"))
+    agents = (make_agent("ismcts:iterations=30"), make_agent("heuristic"))
+    records = [play_match(game, agents if seed % 2 else agents[::-1], seed) for seed in range(4)]
+    assert all(record.winner in (0, 1) for record in records)
+    assert records == [play_match(game, agents if seed % 2 else agents[::-1], seed) for seed in range(4)]
