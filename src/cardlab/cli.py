@@ -17,31 +17,60 @@ from cardlab.core.rng import derive_seed
 from cardlab.core.scenario import run_scenario_file
 
 if TYPE_CHECKING:
-    from cardlab.games.edelweiss import Edelweiss
+    from cardlab.core.game import Game
+    from cardlab.sim.balance import Matchups
     from cardlab.sim.tournament import GameTask
     from cardlab.store import GamesDB
 
+GAMES = ("edelweiss", "aterial")
 
-def _edelweiss_game(args: argparse.Namespace) -> Edelweiss:
-    from cardlab.games.edelweiss import Edelweiss, EdelweissConfig
 
-    characters = None
-    if args.characters:
-        parts = [part.strip().upper() for part in args.characters.split(",")]
-        if len(parts) != 2:
-            raise CardlabError("--characters takes two IDs separated by a comma, e.g. VIRIDIAN,EAGLE")
-        characters = (parts[0], parts[1])
-    deck = args.deck or ("skills" if args.standard or characters else "full")
-    standard = args.standard or ("symbolic" if deck == "skills" else None)
-    return Edelweiss(EdelweissConfig(deck, standard, characters))
+def _pair(text: str, option: str, example: str) -> tuple[str, str]:
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) != 2 or not all(parts):
+        raise CardlabError(f"{option} takes two values separated by a comma, e.g. {example}")
+    return parts[0], parts[1]
+
+
+def _reject(args: argparse.Namespace, game: str, options: Sequence[str]) -> None:
+    for option in options:
+        if getattr(args, option.lstrip("-").replace("-", "_"), None) is not None:
+            raise CardlabError(f"{option} is not an option of {game}")
+
+
+def _game_from_args(args: argparse.Namespace) -> Game:
+    """The game and configuration the shared game options describe."""
+    if args.game == "edelweiss":
+        from cardlab.games.edelweiss import Edelweiss, EdelweissConfig
+
+        _reject(args, "edelweiss", ("--decks", "--leaders", "--first", "--cards"))
+        characters = None
+        if args.characters:
+            first, second = _pair(args.characters.upper(), "--characters", "VIRIDIAN,EAGLE")
+            characters = (first, second)
+        deck = args.deck or ("skills" if args.standard or characters else "full")
+        standard = args.standard or ("symbolic" if deck == "skills" else None)
+        return Edelweiss(EdelweissConfig(deck, standard, characters))
+    from cardlab.games.aterial import Aterial, AterialConfig
+
+    _reject(args, "aterial", ("--deck", "--standard", "--characters"))
+    decks = _pair(args.decks, "--decks", "D1,D2") if args.decks else ("D1", "D2")
+    leaders = _pair(args.leaders, "--leaders", "L01,L04") if args.leaders else (None, None)
+    return Aterial(AterialConfig(decks, leaders, args.first, tuple(args.cards) if args.cards else None))
 
 
 def _add_game_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", choices=["edelweiss"], help="which game")
-    parser.add_argument("--deck", choices=["full", "short", "skills"], help="deck variant (E1.1); default full")
-    parser.add_argument("--standard", choices=["symbolic", "accel2"], help="skill standard (implies --deck skills)")
-    parser.add_argument("--characters", help="P1,P2 character IDs, e.g. VIRIDIAN,EAGLE (implies --deck skills)")
+    parser.add_argument("game", choices=GAMES, help="which game")
     parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    edelweiss = parser.add_argument_group("Edelweiss options")
+    edelweiss.add_argument("--deck", choices=["full", "short", "skills"], help="deck variant (E1.1); default full")
+    edelweiss.add_argument("--standard", choices=["symbolic", "accel2"], help="skill standard (implies --deck skills)")
+    edelweiss.add_argument("--characters", help="P1,P2 character IDs, e.g. VIRIDIAN,EAGLE (implies --deck skills)")
+    aterial = parser.add_argument_group("Aterial options")
+    aterial.add_argument("--decks", help="P1,P2 decks: packaged ids (D1, D2) or deck files; default D1,D2")
+    aterial.add_argument("--leaders", help="P1,P2 leader ids replacing the decks' own, e.g. L02,L05")
+    aterial.add_argument("--first", choices=["P1", "P2"], help="who plays first (default: drawn from the seed)")
+    aterial.add_argument("--cards", action="append", help="card file to use instead of the packaged set (repeatable)")
 
 
 def cmd_scenario_run(args: argparse.Namespace, console: Console) -> int:
@@ -100,7 +129,7 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     if args.games < 1:
         raise CardlabError("--games must be at least 1")
     agents = _agent_pair(args.agents)
-    game = _edelweiss_game(args)
+    game = _game_from_args(args)
     config = game.config_json()
     tasks = [
         GameTask(
@@ -188,57 +217,88 @@ def cmd_balance(args: argparse.Namespace, console: Console) -> int:
     if args.games < 1:
         raise CardlabError("--games must be at least 1")
     parse_spec(args.agent)
-    setup = BalanceSetup(args.standard, args.agent, args.games, args.seed, args.mirrors)
+    matchups = _matchups(args)
+    setup = BalanceSetup(matchups, args.agent, args.games, args.seed, args.mirrors)
     with _open_db(args.db) as db:
         tasks = balance_tasks(setup, lambda cell: db.next_index(setup.experiment, cell))
         start = time.perf_counter()
-        results = _run_with_progress(tasks, args.workers, console, f"balance {args.standard} · {args.agent}")
+        label = f"balance {matchups.game} {matchups.variant} · {args.agent}"
+        results = _run_with_progress(tasks, args.workers, console, label)
         elapsed = time.perf_counter() - start
         db.add(stored_game(result, setup) for result in results)
         console.print(
             f"played {len(tasks)} games in {elapsed:.1f} s ({len(tasks) / elapsed:,.0f} games/s); database {db.path}"
         )
-        games = list(db.games("edelweiss", args.standard, args.agent))
-    _balance_outputs(
-        summarize(games, args.standard, args.agent), games, Path(args.out or f"balance-{args.standard}"), console
-    )
+        games = list(db.games(matchups.game, matchups.variant, args.agent))
+    _balance_outputs(summarize(games, matchups, args.agent), games, _out_dir(args, matchups), console)
     return 0
+
+
+def _matchups(args: argparse.Namespace) -> Matchups:
+    from cardlab.sim.balance import matchups_for
+
+    if args.game != "edelweiss" and args.standard:
+        raise CardlabError("--standard is an option of edelweiss only")
+    try:
+        return matchups_for(args.game, args.standard)
+    except ValueError as exc:
+        raise CardlabError(str(exc)) from None
+
+
+def _out_dir(args: argparse.Namespace, matchups: Matchups) -> Path:
+    return Path(args.out or f"balance-{matchups.game}-{matchups.variant}")
 
 
 def cmd_report(args: argparse.Namespace, console: Console) -> int:
     """Rebuild the balance tables and files from the games stored in the database."""
     from cardlab.sim.balance import summarize
 
+    matchups = _matchups(args)
     with _open_db(args.db) as db:
-        games = list(db.games("edelweiss", args.standard, args.agent))
+        games = list(db.games(matchups.game, matchups.variant, args.agent))
     if not games:
-        raise CardlabError(f"no stored games for edelweiss {args.standard} with agent {args.agent!r} in the database")
-    _balance_outputs(
-        summarize(games, args.standard, args.agent), games, Path(args.out or f"balance-{args.standard}"), console
-    )
+        raise CardlabError(
+            f"no stored games for {matchups.game} {matchups.variant} with agent {args.agent!r} in the database"
+        )
+    _balance_outputs(summarize(games, matchups, args.agent), games, _out_dir(args, matchups), console)
     return 0
 
 
-def cmd_play(args: argparse.Namespace, console: Console) -> int:
-    from cardlab.play.terminal import play_edelweiss
+def cmd_deck_validate(args: argparse.Namespace, console: Console) -> int:
+    """List every A5 violation of a deck file with its rule id; exit 1 if there is one."""
+    from cardlab.games.aterial.cards import load_card_set, load_deck, validate_deck
 
-    return play_edelweiss(_edelweiss_game(args), args, console)
+    cards = load_card_set([Path(path) for path in args.cards] if args.cards else None)
+    deck = load_deck(Path(args.file))
+    problems = validate_deck(deck, cards)
+    for rule, message in problems:
+        print(f"{args.file}: {rule}: {message}")
+    if not problems:
+        print(f"{args.file}: deck {deck.id} ({deck.name}) is legal")
+    return 1 if problems else 0
+
+
+def cmd_play(args: argparse.Namespace, console: Console) -> int:
+    from cardlab.play.terminal import play_game
+
+    return play_game(_game_from_args(args), args, console)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cardlab", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
 
-    scenario = commands.add_parser("scenario", help="conformance scenarios (E14.6)")
+    scenario = commands.add_parser("scenario", help="conformance scenarios (e.g. E14.6)")
     scenario_commands = scenario.add_subparsers(dest="scenario_command", required=True)
     run = scenario_commands.add_parser("run", help="run scenario files; exit 1 if any fails")
     run.add_argument("files", nargs="+", help="scenario JSON files")
     run.add_argument("--print", action="store_true", help="print each final position JSON")
     run.set_defaults(handler=cmd_scenario_run)
 
-    play = commands.add_parser("play", help="play at the terminal against a random opponent")
+    play = commands.add_parser("play", help="play at the terminal against an AI player")
     _add_game_options(play)
     play.add_argument("--seat", choices=["P1", "P2"], default="P1", help="your seat (default P1)")
+    play.add_argument("--vs", default="random", help="the opponent's agent spec (default random)")
     play.set_defaults(handler=cmd_play)
 
     simulate = commands.add_parser("simulate", help="two agents head to head, seats swapped per deal")
@@ -251,25 +311,28 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--json", action="store_true", help="print one JSON object")
     simulate.set_defaults(handler=cmd_simulate)
 
-    balance = commands.add_parser("balance", help="character balance table with confidence intervals")
-    balance.add_argument("game", choices=["edelweiss"], help="which game")
-    balance.add_argument("--standard", choices=["symbolic", "accel2"], default="symbolic", help="skill standard")
-    balance.add_argument("--games", type=int, default=2000, help="new games per pairing and seat (default 2000)")
-    balance.add_argument("--agent", default="heuristic", help="agent spec playing both seats (default heuristic)")
-    balance.add_argument("--workers", type=int, help="worker processes (default: all cores)")
-    balance.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    balance.add_argument("--mirrors", action="store_true", help="also play the six mirror pairings")
-    balance.add_argument("--out", help="output directory (default balance-STANDARD)")
-    balance.add_argument("--db", help="SQLite database (default: in the user data directory)")
-    balance.set_defaults(handler=cmd_balance)
+    for name, handler, summary in (("balance", cmd_balance, "balance table with confidence intervals"),
+                                   ("report", cmd_report, "rebuild the balance report from the database")):  # fmt: skip
+        sub = commands.add_parser(name, help=summary)
+        sub.add_argument("game", choices=GAMES, help="which game")
+        sub.add_argument("--standard", choices=["symbolic", "accel2"], help="Edelweiss standard (default symbolic)")
+        sub.add_argument("--agent", default="heuristic", help="agent spec playing both seats (default heuristic)")
+        sub.add_argument("--out", help="output directory (default balance-GAME-VARIANT)")
+        sub.add_argument("--db", help="SQLite database (default: in the user data directory)")
+        sub.set_defaults(handler=handler)
+        if name == "balance":
+            sub.add_argument("--games", type=int, default=2000, help="new games per pairing and seat (default 2000)")
+            sub.add_argument("--workers", type=int, help="worker processes (default: all cores)")
+            sub.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+            sub.add_argument("--mirrors", action="store_true", help="also play the mirror pairings")
 
-    report = commands.add_parser("report", help="rebuild the balance report from the database")
-    report.add_argument("game", choices=["edelweiss"], help="which game")
-    report.add_argument("--standard", choices=["symbolic", "accel2"], default="symbolic", help="skill standard")
-    report.add_argument("--agent", default="heuristic", help="agent spec whose games to report (default heuristic)")
-    report.add_argument("--out", help="output directory (default balance-STANDARD)")
-    report.add_argument("--db", help="SQLite database (default: in the user data directory)")
-    report.set_defaults(handler=cmd_report)
+    deck = commands.add_parser("deck", help="deck files")
+    deck_commands = deck.add_subparsers(dest="deck_command", required=True)
+    validate = deck_commands.add_parser("validate", help="check a deck against the deck rules (A5)")
+    validate.add_argument("game", choices=["aterial"], help="which game")
+    validate.add_argument("file", help="deck file (one [[deck]] table)")
+    validate.add_argument("--cards", action="append", help="card file to use instead of the packaged set (repeatable)")
+    validate.set_defaults(handler=cmd_deck_validate)
     return parser
 
 

@@ -8,18 +8,29 @@ from pathlib import Path
 import pytest
 
 from cardlab.cli import main
-from cardlab.sim.balance import BalanceSetup, balance_tasks, pairings, summarize
+from cardlab.games.edelweiss.cards import CHARACTER_IDS
+from cardlab.sim.balance import BalanceSetup, balance_tasks, matchups_for, pairings, summarize
+
+SYMBOLIC = matchups_for("edelweiss", "symbolic")
 from cardlab.store.games_db import StoredGame
 
 
 def test_fifteen_pairings_and_six_mirrors() -> None:
-    assert len(pairings(False)) == 15
-    assert len(pairings(True)) == 21
-    assert pairings(False)[0] == ("GARU", "ACCELA")
+    assert len(pairings(CHARACTER_IDS, False)) == 15
+    assert len(pairings(CHARACTER_IDS, True)) == 21
+    assert pairings(CHARACTER_IDS, False)[0] == ("GARU", "ACCELA")
+
+
+def test_aterial_matchups_pair_every_deck_with_every_leader() -> None:
+    matchups = matchups_for("aterial", None)
+    assert len(matchups.entrants) == 10 and "D2/L03" in matchups.entrants
+    assert matchups.config("D1/L02", "D2/L05") == {"decks": {"P1": "D1", "P2": "D2"},
+                                                    "leaders": {"P1": "L02", "P2": "L05"}, "first": "P1",
+                                                    "cards": None}  # fmt: skip
 
 
 def test_tasks_swap_seats_on_the_same_deal() -> None:
-    setup = BalanceSetup("accel2", "heuristic", games_per_cell=3, seed=5, mirrors=True)
+    setup = BalanceSetup(matchups_for("edelweiss", "accel2"), "heuristic", games_per_cell=3, seed=5, mirrors=True)
     tasks = balance_tasks(setup, lambda cell: 10 if cell == "GARU-ACCELA" else 0)
     assert len(tasks) == 21 * 3 * 2
     first, second = tasks[0], tasks[1]
@@ -43,7 +54,7 @@ def test_summary_counts_and_intervals_on_known_games() -> None:
     # GARU-EAGLE: GARU first wins 8 of 10; GARU second wins 3 of 10 (P2 wins 3 times).
     games = [_game("GARU-EAGLE", i, 0, 0 if i < 8 else 1) for i in range(10)]
     games += [_game("GARU-EAGLE", i, 1, 1 if i < 3 else 0) for i in range(10)]
-    summary = summarize(games, "symbolic", "heuristic", bootstrap=50)
+    summary = summarize(games, SYMBOLIC, "heuristic", bootstrap=50)
     (pairing,) = summary["pairings"]
     assert (pairing["a"], pairing["b"]) == ("GARU", "EAGLE")
     assert (pairing["a_first_wins"], pairing["a_first_games"]) == (8, 10)
@@ -61,7 +72,7 @@ def test_summary_counts_and_intervals_on_known_games() -> None:
 def test_significance_is_corrected_for_the_number_of_cells() -> None:
     lopsided = [_game("GARU-EAGLE", i, 0, 0) for i in range(40)] + [_game("GARU-EAGLE", i, 1, 0) for i in range(40)]
     borderline = [_game("RAIHA-VERDI", i, seat, 0 if i < 14 else 1) for i in range(20) for seat in (0, 1)]
-    summary = summarize(lopsided + borderline, "symbolic", "heuristic", bootstrap=20)
+    summary = summarize(lopsided + borderline, SYMBOLIC, "heuristic", bootstrap=20)
     cells = {(p["a"], p["b"]): p for p in summary["pairings"]}
     assert cells[("GARU", "EAGLE")]["a_first_significant"]  # 40/40
     # 14/20 has p = 0.115 on its own: not significant, with or without correction.

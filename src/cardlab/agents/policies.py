@@ -14,7 +14,10 @@ from cardlab.core.game import Action, State
 
 Policy = Callable[[State, random.Random], Action]
 
-_HEURISTICS = {"edelweiss": "cardlab.games.edelweiss.heuristic:choose"}
+_HEURISTICS = {
+    "edelweiss": "cardlab.games.edelweiss.heuristic:choose",
+    "aterial": "cardlab.games.aterial.heuristic:choose",
+}
 
 
 def random_policy(state: State, rng: random.Random) -> Action:

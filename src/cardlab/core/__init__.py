@@ -6,6 +6,7 @@ from cardlab.core.game import (
     PLAYER_NAMES,
     Action,
     Game,
+    HiddenGroup,
     InfoSet,
     Outcome,
     Player,
@@ -18,7 +19,23 @@ from cardlab.core.game import (
 from cardlab.core.rng import derive_seed, make_rng
 
 __all__ = [
-    "PLAYER_NAMES", "Action", "CardlabError", "Event", "EventLog", "Game", "IllegalActionError", "InfoSet",
-    "Outcome", "Player", "PositionError", "State", "canonical_world", "derive_seed", "make_rng", "parse_player",
-    "player_name", "sample_world",
-]  # fmt: skip
+    "PLAYER_NAMES",
+    "Action",
+    "CardlabError",
+    "Event",
+    "EventLog",
+    "Game",
+    "HiddenGroup",
+    "IllegalActionError",
+    "InfoSet",
+    "Outcome",
+    "Player",
+    "PositionError",
+    "State",
+    "canonical_world",
+    "derive_seed",
+    "make_rng",
+    "parse_player",
+    "player_name",
+    "sample_world",
+]

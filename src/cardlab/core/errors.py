@@ -15,9 +15,13 @@ class IllegalActionError(CardlabError, ValueError):
     def __init__(self, action: object, legal: Sequence[object], reason: str = "") -> None:
         self.action = action
         self.legal = tuple(legal)
+        self.reason = reason
         legal_text = ", ".join(str(a) for a in self.legal) or "none (the game is over)"
         detail = f" ({reason})" if reason else ""
         super().__init__(f"illegal action {str(action)!r}{detail}; legal actions: [{legal_text}]")
+
+    def __reduce__(self) -> tuple[type[IllegalActionError], tuple[object, tuple[object, ...], str]]:
+        return (IllegalActionError, (self.action, self.legal, self.reason))
 
 
 class PositionError(CardlabError, ValueError):
@@ -27,3 +31,6 @@ class PositionError(CardlabError, ValueError):
         self.field = field
         self.problem = problem
         super().__init__(f"{field}: {problem}")
+
+    def __reduce__(self) -> tuple[type[PositionError], tuple[str, str]]:
+        return (PositionError, (self.field, self.problem))

@@ -25,6 +25,9 @@ PLAYER_NAMES: tuple[str, str] = ("P1", "P2")
 Action = Hashable
 """A game's action value: hashable, with `str()` round-tripping through `Game.parse_action`."""
 
+HiddenGroup = list[tuple[str, list[int] | None]]
+"""Zones (and slot indices, None for all) whose cards may be re-dealt among each other."""
+
 
 def player_name(player: Player) -> str:
     return PLAYER_NAMES[player]
@@ -54,8 +57,11 @@ class Game(ABC):
     """Rules plus configuration; creates states and parses the game's text notations."""
 
     name: ClassVar[str]
-    num_actions: ClassVar[int | None] = None
+    num_actions: int | None = None
     """Size of the fixed action space when the game has one (ids 0..num_actions-1)."""
+
+    position_keys: ClassVar[tuple[str, ...]] = ()
+    """The top-level fields of this game's position JSON (a scenario may expect any of them)."""
 
     @classmethod
     @abstractmethod
@@ -121,8 +127,20 @@ class State(ABC):
         """The state's own mutable card lists, by zone name (for determinization)."""
 
     @abstractmethod
-    def hidden_cards(self, player: Player) -> list[tuple[str, list[int] | None]]:
-        """Where the cards `player` cannot identify lie: (zone, indices), None meaning all of it."""
+    def hidden_cards(self, player: Player) -> list[HiddenGroup]:
+        """The cards `player` cannot identify, as groups whose cards may trade places.
+
+        A group is a list of (zone, indices), indices None meaning the whole zone. Cards move
+        only within their group: e.g. one player's deck and hand, never into the other's.
+        """
+
+    def reseed_hidden(self, seed: int) -> None:
+        """Replace randomness the state keeps for later (e.g. a future shuffle) by `seed`.
+
+        Such randomness is hidden from both players; worlds made for a player must not keep it.
+        Games whose every random choice is made at set-up have nothing to replace.
+        """
+        return None
 
     def apply(self, action: Action | str) -> None:
         """Apply a legal action; on anything else raise and leave the state untouched."""
@@ -160,31 +178,32 @@ class State(ABC):
 
 
 def _redeal(state: State, player: Player, rng: random.Random | None) -> State:
-    """Copy `state`, pool every card `player` cannot know, and deal the pool back.
+    """Copy `state`; within each hidden group, pool the cards `player` cannot know and deal them back.
 
-    With no RNG the pool is dealt back sorted, which erases the true arrangement.
+    With no RNG the pools are dealt back sorted, which erases the true arrangement.
     """
     world = state.clone()
     zones = world.card_zones()
-    hidden = world.hidden_cards(player)
-    pool: list[int] = []
-    for zone, indices in hidden:
-        cards = zones[zone]
-        pool.extend(cards if indices is None else [cards[i] for i in indices])
-    if rng is None:
-        pool.sort()
-    else:
-        rng.shuffle(pool)
-    start = 0
-    for zone, indices in hidden:
-        cards = zones[zone]
-        if indices is None:
-            cards[:] = pool[start : start + len(cards)]
-            start += len(cards)
+    for group in world.hidden_cards(player):
+        pool: list[int] = []
+        for zone, indices in group:
+            cards = zones[zone]
+            pool.extend(cards if indices is None else [cards[i] for i in indices])
+        if rng is None:
+            pool.sort()
         else:
-            for index in indices:
-                cards[index] = pool[start]
-                start += 1
+            rng.shuffle(pool)
+        start = 0
+        for zone, indices in group:
+            cards = zones[zone]
+            if indices is None:
+                cards[:] = pool[start : start + len(cards)]
+                start += len(cards)
+            else:
+                for index in indices:
+                    cards[index] = pool[start]
+                    start += 1
+    world.reseed_hidden(0 if rng is None else rng.getrandbits(63))
     return world
 
 

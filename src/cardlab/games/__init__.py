@@ -9,7 +9,7 @@ from typing import Any
 from cardlab.core.errors import PositionError
 from cardlab.core.game import Game, State
 
-_GAMES = {"edelweiss": "cardlab.games.edelweiss:Edelweiss"}
+_GAMES = {"edelweiss": "cardlab.games.edelweiss:Edelweiss", "aterial": "cardlab.games.aterial:Aterial"}
 
 GAME_NAMES: tuple[str, ...] = tuple(_GAMES)
 

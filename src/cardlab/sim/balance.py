@@ -1,9 +1,11 @@
-"""The Edelweiss balance table: every character pairing, both seats, with honest statistics.
+"""Balance tables: every pairing of a game's entrants, both seats, with honest statistics.
 
-Seats are swapped with common random numbers: for a pairing A-B, game i with A first and
+Entrants are what a designer balances: Edelweiss characters, Aterial deck-and-leader
+combinations (each game's `lab` module lists them). Seats are swapped with common random
+numbers: for a pairing A-B, game i with A first and
 game i with B first are dealt from the same seed, so deal luck cancels in the pair totals.
 Mirror pairings (A-A) play independent deals per seat instead (swapping would replay the
-same game). Game seeds derive from the master seed, the standard, the cell and the index,
+same game). Game seeds derive from the master seed, the variant, the cell and the index,
 so results do not depend on the number of workers, and re-runs continue the index sequence.
 """
 
@@ -11,11 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from importlib import import_module
 from itertools import combinations
 from typing import Any
 
 from cardlab.core.rng import derive_seed
-from cardlab.games.edelweiss.cards import CHARACTER_IDS
 from cardlab.sim.stats import (
     binomial_test_two_sided,
     bootstrap_bradley_terry,
@@ -28,11 +30,34 @@ from cardlab.sim.tournament import GameTask, TaskResult
 from cardlab.store.games_db import StoredGame
 
 ALPHA = 0.05
+DRAW = -1
+"""Stored as the winner of a drawn game (A15.5): it counts as a game for both, a win for neither."""
+
+
+@dataclass(frozen=True)
+class Matchups:
+    """What a game's balance table pairs up, and the config that seats two entrants."""
+
+    game: str
+    variant: str  # what reports group by: the Edelweiss standard, the Aterial card pool
+    entrants: tuple[str, ...]
+    kind: str  # "characters", "entrants": the word tables and summary.json use
+    config: Callable[[str, str], dict[str, Any]]  # (first player's entrant, second's) -> config JSON
+
+
+def matchups_for(game: str, variant: str | None) -> Matchups:
+    """The game's own matchups (its `lab` module); `variant` None means the game's default."""
+    try:
+        module = import_module(f"cardlab.games.{game}.lab")
+    except ModuleNotFoundError:
+        raise ValueError(f"no balance matchups for game {game!r}") from None
+    matchups: Matchups = module.matchups(variant)
+    return matchups
 
 
 @dataclass(frozen=True)
 class BalanceSetup:
-    standard: str
+    matchups: Matchups
     agent: str
     games_per_cell: int
     seed: int = 0
@@ -40,29 +65,29 @@ class BalanceSetup:
 
     @property
     def experiment(self) -> str:
-        return f"balance/{self.standard}/{self.agent}/seed={self.seed}"
+        return f"balance/{self.matchups.game}/{self.matchups.variant}/{self.agent}/seed={self.seed}"
 
 
-def pairings(mirrors: bool) -> list[tuple[str, str]]:
-    """The 15 pairings in E9 order, then the 6 mirrors when asked for."""
-    pairs = list(combinations(CHARACTER_IDS, 2))
-    return pairs + [(char, char) for char in CHARACTER_IDS] if mirrors else pairs
+def pairings(entrants: Sequence[str], mirrors: bool) -> list[tuple[str, str]]:
+    """Every pair in the entrants' order, then the mirrors when asked for."""
+    pairs = list(combinations(entrants, 2))
+    return pairs + [(entrant, entrant) for entrant in entrants] if mirrors else pairs
 
 
 def balance_tasks(setup: BalanceSetup, next_index: Callable[[str], int]) -> list[GameTask]:
     """`games_per_cell` new games per pairing and seat, continuing each cell's index sequence."""
     tasks = []
-    for a, b in pairings(setup.mirrors):
+    m = setup.matchups
+    for a, b in pairings(m.entrants, setup.mirrors):
         cell = f"{a}-{b}"
         start = next_index(cell)
         for index in range(start, start + setup.games_per_cell):
             for seat, (first, second) in enumerate(((a, b), (b, a))):
-                labels = ("balance", setup.standard, cell, index) + ((seat,) if a == b else ())
-                config = {"deck": "skills", "standard": setup.standard, "characters": {"P1": first, "P2": second}}
+                labels = ("balance", m.variant, cell, index) + ((seat,) if a == b else ())
                 tasks.append(
                     GameTask(
-                        "edelweiss",
-                        config,
+                        m.game,
+                        m.config(first, second),
                         (setup.agent, setup.agent),
                         derive_seed(setup.seed, *labels),
                         {"cell": cell, "index": index, "seat": seat, "p1": first, "p2": second},
@@ -73,10 +98,9 @@ def balance_tasks(setup: BalanceSetup, next_index: Callable[[str], int]) -> list
 
 def stored_game(result: TaskResult, setup: BalanceSetup) -> StoredGame:
     labels, record = result.task.labels, result.record
-    assert record.winner is not None
     return StoredGame(
-        game="edelweiss",
-        variant=setup.standard,
+        game=setup.matchups.game,
+        variant=setup.matchups.variant,
         agents=setup.agent,
         experiment=setup.experiment,
         cell=labels["cell"],
@@ -85,7 +109,7 @@ def stored_game(result: TaskResult, setup: BalanceSetup) -> StoredGame:
         p1=labels["p1"],
         p2=labels["p2"],
         seed=record.seed,
-        winner=record.winner,
+        winner=DRAW if record.winner is None else record.winner,
         reason=record.reason,
         turns=record.turns,
         decisions=record.decisions,
@@ -97,24 +121,26 @@ def _rate(wins: int, games: int) -> dict[str, Any]:
     return {"wins": wins, "games": games, "ci95": list(wilson_interval(wins, games))}
 
 
-def summarize(games: Iterable[StoredGame], standard: str, agent: str, bootstrap: int = 200) -> dict[str, Any]:
+def summarize(games: Iterable[StoredGame], matchups: Matchups, agent: str, bootstrap: int = 200) -> dict[str, Any]:
     """The balance report's numbers (the summary.json schema) from stored games."""
     games = list(games)
-    cells: dict[tuple[str, str, int], list[int]] = {}
+    entrants = matchups.entrants
+    cells: dict[tuple[str, str, int], list[int]] = {}  # (a, b, seat) -> [a's wins, games, draws]
     for game in games:
         a, b = game.cell.split("-")
-        wins_games = cells.setdefault((a, b, game.seat), [0, 0])
-        first_named_won = (game.winner == 0) == (game.seat == 0)  # seat 0: a sits in P1
-        wins_games[0] += first_named_won
-        wins_games[1] += 1
+        counts = cells.setdefault((a, b, game.seat), [0, 0, 0])
+        counts[0] += game.winner == game.seat  # seat 0: a sits in P1; seat 1: a sits in P2
+        counts[1] += 1
+        counts[2] += game.winner == DRAW
 
-    pair_list = [pair for pair in pairings(True) if any((pair[0], pair[1], s) in cells for s in (0, 1))]
+    pair_list = [pair for pair in pairings(entrants, True) if any((*pair, seat) in cells for seat in (0, 1))]
     p_values: list[float] = []
     rows = []
     for a, b in pair_list:
-        row: dict[str, Any] = {"a": a, "b": b}
+        row: dict[str, Any] = {"a": a, "b": b, "draws": 0}
         for seat, key in ((0, "a_first"), (1, "a_second")):
-            wins, played = cells.get((a, b, seat), [0, 0])
+            wins, played, draws = cells.get((a, b, seat), [0, 0, 0])
+            row["draws"] += draws
             row[f"{key}_wins"], row[f"{key}_games"] = wins, played
             row[f"{key}_ci95"] = list(wilson_interval(wins, played))
             row[f"{key}_p_value"] = binomial_test_two_sided(wins, played)
@@ -130,45 +156,51 @@ def summarize(games: Iterable[StoredGame], standard: str, agent: str, bootstrap:
 
     duels = [game for game in games if game.p1 != game.p2]
     first_wins = sum(1 for game in duels if game.winner == 0)
-    totals = {char: [0, 0] for char in CHARACTER_IDS}
+    totals = {entrant: [0, 0] for entrant in entrants}
     pairwise: dict[tuple[str, str], int] = {}
     outcomes = []
     for game in duels:
+        totals[game.p1][1] += 1
+        totals[game.p2][1] += 1
+        if game.winner == DRAW:
+            continue
         winner, loser = (game.p1, game.p2) if game.winner == 0 else (game.p2, game.p1)
         totals[winner][0] += 1
-        totals[winner][1] += 1
-        totals[loser][1] += 1
         pairwise[(winner, loser)] = pairwise.get((winner, loser), 0) + 1
         outcomes.append((game.p1, game.p2, winner))
-    players = [char for char in CHARACTER_IDS if totals[char][1]]
+    players = [entrant for entrant in entrants if totals[entrant][1]]
     strengths = bradley_terry(pairwise, players) if players else {}
     intervals = bootstrap_bradley_terry(outcomes, players, resamples=bootstrap) if players else {}
 
-    return {
-        "game": "edelweiss",
-        "standard": standard,
+    summary: dict[str, Any] = {"game": matchups.game, "variant": matchups.variant}
+    if matchups.game == "edelweiss":
+        summary["standard"] = matchups.variant
+    summary |= {
         "agent": agent,
-        "games_per_cell": min((played for _, played in cells.values()), default=0),
+        "games_per_cell": min((counts[1] for counts in cells.values()), default=0),
         "total_games": len(games),
+        "draws": sum(1 for game in games if game.winner == DRAW),
+        "kind": matchups.kind,
         "pairings": [row for row in rows if row["a"] != row["b"]],
         "mirrors": [row for row in rows if row["a"] == row["b"]],
         "first_player": first_player_advantage(first_wins, len(duels)),
-        "characters": {char: _rate(*totals[char]) for char in players},
-        "bradley_terry": {char: {"strength": strengths[char], "ci95": list(intervals[char])} for char in players},
+        matchups.kind: {entrant: _rate(*totals[entrant]) for entrant in players},
+        "bradley_terry": {e: {"strength": strengths[e], "ci95": list(intervals[e])} for e in players},
         "significance": {
             "test": "exact two-sided binomial test of each cell's win rate against 50%",
             "correction": f"Holm-Bonferroni over {len(p_values)} cells",
             "alpha": ALPHA,
             "significant_cells": significant,
         },
-        "matrix": win_matrix(rows),
+        "matrix": win_matrix(rows, entrants),
     }
+    return summary
 
 
-def win_matrix(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Row character's win rate against the column character, both seats pooled (None: not played)."""
-    index = {char: i for i, char in enumerate(CHARACTER_IDS)}
-    rates: list[list[float | None]] = [[None] * len(CHARACTER_IDS) for _ in CHARACTER_IDS]
+def win_matrix(rows: Sequence[dict[str, Any]], entrants: Sequence[str]) -> dict[str, Any]:
+    """Row entrant's win rate against the column entrant, both seats pooled (None: not played)."""
+    index = {entrant: i for i, entrant in enumerate(entrants)}
+    rates: list[list[float | None]] = [[None] * len(entrants) for _ in entrants]
     for row in rows:
         wins = row["a_first_wins"] + row["a_second_wins"]
         played = row["a_first_games"] + row["a_second_games"]
@@ -177,5 +209,5 @@ def win_matrix(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         i, j = index[row["a"]], index[row["b"]]
         rates[i][j] = wins / played
         if i != j:
-            rates[j][i] = 1 - wins / played
-    return {"characters": list(CHARACTER_IDS), "win_rate": rates}
+            rates[j][i] = (played - wins - row["draws"]) / played
+    return {"entrants": list(entrants), "win_rate": rates}

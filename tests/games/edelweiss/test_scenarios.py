@@ -70,7 +70,7 @@ def test_illegal_action_names_action_index_and_legal_set(tmp_path: Path, capsys)
         ('{"position": 1,\n "actions": [}', "invalid JSON at line 2"),
         ('{"actions": []}', "position: missing"),
         ('{"position": {"game": "edelweiss"}}', "position.config: missing"),
-        ('{"position": {}, "expect": {"colour": 1}}', "expect.colour: unknown field"),
+        ('{"position": {"game": "edelweiss"}, "expect": {"colour": 1}}', "expect.colour: unknown field"),
     ],
 )
 def test_malformed_file_gets_a_clear_error(tmp_path: Path, capsys, text: str, message: str) -> None:

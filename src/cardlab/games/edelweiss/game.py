@@ -19,6 +19,8 @@ class Edelweiss(Game):
 
     name = "edelweiss"
     num_actions = N_ACTIONS
+    position_keys = ("game", "config", "turn", "turn_player", "window", "deck", "discard", "players", "attack",
+                     "winner", "win_reason", "revealed")  # fmt: skip
 
     def __init__(self, config: EdelweissConfig | None = None) -> None:
         self.config = config or EdelweissConfig()

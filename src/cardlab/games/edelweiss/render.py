@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.console import RenderableType
+from rich.panel import Panel
+from rich.table import Table
+
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 
 WINDOW_HINTS = {
@@ -58,3 +62,19 @@ def event_text(event: dict[str, Any]) -> str:
         "game_over": lambda: f"Game over: {event['winner']} wins ({event['reason'].replace('_', ' ')}).",
     }
     return sentences[kind]() if kind in sentences else kind
+
+
+def render_board(view: dict[str, Any]) -> RenderableType:
+    """A player's observation as a panel: both fields with orientation, own hand, counts."""
+    me = view["player"]
+    you, them = view["players"][me], view["players"]["P2" if me == "P1" else "P1"]
+    table = Table(show_header=False, box=None, padding=(0, 1))
+    known = f" incl. {cards_text(them['hand'])}" if them["hand"] else ""
+    table.add_row("[bold]Opponent[/]", f"hand: {them['hand_size']} card(s){known}")
+    table.add_row("", "field: " + (", ".join(card_text(c) for c in them["field"]) or "-"))
+    last = card_text(view["discard"][-1]) if view["discard"] else "-"
+    table.add_row("[bold]Table[/]", f"deck: {view['deck_size']} · discard: {len(view['discard'])} (last: {last})")
+    table.add_row("[bold]You[/]", "field: " + (", ".join(card_text(c) for c in you["field"]) or "-"))
+    table.add_row("", f"hand: {cards_text(you['hand'])}")
+    title = f"Turn {view['turn']} · {view['turn_player']}'s turn · {view['window']} · you are {me}"
+    return Panel(table, title=title)

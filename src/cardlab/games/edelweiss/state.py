@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cardlab.core.events import Event, EventLog
-from cardlab.core.game import Outcome, Player, State, player_name
+from cardlab.core.game import HiddenGroup, Outcome, Player, State, player_name
 from cardlab.games.edelweiss.actions import (
     FIELD_GUARD_BY_SUIT,
     GUARD_BY_SUIT,
@@ -164,13 +164,13 @@ class EdelweissState(State):
         hands = dict(zip(_HAND_ZONES, self.hands, strict=True))
         return {"deck": self.deck, "discard": self.discard, **hands}
 
-    def hidden_cards(self, player: Player) -> list[tuple[str, list[int] | None]]:
-        """The whole deck, and the opponent's hand except cards revealed by Diamond Dust (E2.5)."""
+    def hidden_cards(self, player: Player) -> list[HiddenGroup]:
+        """One shared pool: the whole deck and the opponent's hand except Diamond Dust reveals (E2.5)."""
         opponent = 1 - player
         known = self.revealed[opponent]
         hand = self.hands[opponent]
         indices = [index for index, card in enumerate(hand) if card not in known] if known else None
-        return [("deck", None), (_HAND_ZONES[opponent], indices)]
+        return [[("deck", None), (_HAND_ZONES[opponent], indices)]]
 
     def position(self) -> dict[str, Any]:
         from cardlab.games.edelweiss.position import dump_position

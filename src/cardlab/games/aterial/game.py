@@ -1,0 +1,166 @@
+"""The Aterial Game: card set, decks and leaders, seeded set-up (A6) and notation parsing."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cardlab.core.actions import IndexedAction
+from cardlab.core.errors import PositionError
+from cardlab.core.game import PLAYER_NAMES, Game, parse_player
+from cardlab.core.rng import make_rng
+from cardlab.games.aterial.actions import build_actions
+from cardlab.games.aterial.board import LEADER_START
+from cardlab.games.aterial.cards import (
+    PACKAGED_DECKS,
+    Ability,
+    CardSet,
+    Deck,
+    load_card_set,
+    load_deck,
+    packaged_deck,
+    validate_deck,
+)
+from cardlab.games.aterial.state import OPENING_HAND, W_MULLIGAN, AterialState
+
+
+@dataclass(frozen=True)
+class AterialConfig:
+    """Decks by packaged id (`D1`) or file path; optional leader overrides; who plays first
+    (None: drawn from the seed, A6.2); extra card files (None: the packaged A21 set)."""
+
+    decks: tuple[str, str] = ("D1", "D2")
+    leaders: tuple[str | None, str | None] = (None, None)
+    first: str | None = None
+    cards: tuple[str, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "decks": dict(zip(PLAYER_NAMES, self.decks, strict=True)),
+            "leaders": dict(zip(PLAYER_NAMES, self.leaders, strict=True)),
+            "first": self.first,
+            "cards": None if self.cards is None else list(self.cards),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> AterialConfig:
+        if not isinstance(data, Mapping):
+            raise PositionError("config", "expected an object with decks, leaders, first, cards")
+        unknown = sorted(set(data) - {"decks", "leaders", "first", "cards"})
+        if unknown:
+            raise PositionError(f"config.{unknown[0]}", "unknown field")
+        decks = data.get("decks", {"P1": "D1", "P2": "D2"})
+        leaders = data.get("leaders") or {"P1": None, "P2": None}
+        for field, value in (("config.decks", decks), ("config.leaders", leaders)):
+            if not isinstance(value, Mapping) or set(value) != {"P1", "P2"}:
+                raise PositionError(field, 'expected {"P1": ..., "P2": ...}')
+        first = data.get("first")
+        if first is not None and first not in PLAYER_NAMES:
+            raise PositionError("config.first", "expected null, 'P1' or 'P2'")
+        cards = data.get("cards")
+        if cards is not None and (not isinstance(cards, list) or not all(isinstance(c, str) for c in cards)):
+            raise PositionError("config.cards", "expected null or a list of card file paths")
+        return cls(
+            (decks["P1"], decks["P2"]), (leaders["P1"], leaders["P2"]), first, None if cards is None else tuple(cards)
+        )
+
+
+class Aterial(Game):
+    """Soukoku no Aterial for one configuration; the action space follows the card set."""
+
+    name = "aterial"
+    position_keys = (
+        "game",
+        "config",
+        "turn",
+        "active",
+        "first",
+        "window",
+        "chooser",
+        "pending",
+        "triggers",
+        "shuffle_seed",
+        "players",
+        "winner",
+        "draw",
+        "reason",
+    )
+
+    def __init__(self, config: AterialConfig | None = None) -> None:
+        self.config = config or AterialConfig()
+        self.card_set: CardSet = load_card_set(None if self.config.cards is None else map(Path, self.config.cards))  # type: ignore[arg-type]
+        self.actions = build_actions(list(self.card_set.cards))
+        self.num_actions = len(self.actions.space)
+        # Per card id, what the rules read on every effective-value computation.
+        self.keys: dict[str, frozenset[str]] = {
+            i: frozenset(ability.key for ability in c.abilities) for i, c in self.card_set.cards.items()
+        }
+        self.amounts: dict[str, dict[str, int]] = {
+            i: {key: c.amount(key) for key in self.keys[i]} for i, c in self.card_set.cards.items()
+        }
+        self.auras: dict[str, tuple[Ability, ...]] = {i: c.abilities_of("aura") for i, c in self.card_set.cards.items()}
+        self.kinships: dict[str, tuple[Ability, ...]] = {
+            i: c.abilities_of("kinship") for i, c in self.card_set.cards.items()
+        }
+
+    def __repr__(self) -> str:
+        return f"Aterial({self.config!r})"
+
+    @classmethod
+    def from_config(cls, data: Mapping[str, Any]) -> Aterial:
+        return cls(AterialConfig.from_json(data))
+
+    def config_json(self) -> dict[str, Any]:
+        return self.config.to_json()
+
+    def deck(self, seat: int) -> Deck:
+        """The seat's deck, checked against A5; a violation is an error naming its rule."""
+        name = self.config.decks[seat]
+        deck = packaged_deck(name) if name in PACKAGED_DECKS else load_deck(Path(name))
+        if self.config.leaders[seat] is not None:
+            deck = Deck(deck.id, deck.name, self.config.leaders[seat], deck.cards)  # type: ignore[arg-type]
+        problems = validate_deck(deck, self.card_set)
+        if problems:
+            rule, message = problems[0]
+            raise PositionError(f"config.decks.{PLAYER_NAMES[seat]}", f"{rule}: {message}")
+        return deck
+
+    def new_state(self, seed: int, *, record_events: bool = True) -> AterialState:
+        """A6: shuffle both decks, pick the first player, deal 5 each, then the mulligan decisions."""
+        rng = make_rng(seed)
+        decks = [self.deck(0), self.deck(1)]
+        cards, owner, leaders, piles = [], [], [], []
+        for seat, deck in enumerate(decks):
+            leaders.append(len(cards))
+            cards.append(self.card_set[deck.leader])
+            cards.extend(self.card_set[card_id] for card_id in deck.card_list())
+            owner.extend([seat] * (len(cards) - leaders[seat]))
+            piles.append(list(range(leaders[seat] + 1, len(cards))))
+        state = AterialState(self, tuple(cards), tuple(owner), record_events)
+        for seat, (leader, pile) in enumerate(zip(leaders, piles, strict=True)):
+            rng.shuffle(pile)  # A6.1
+            state.decks[seat][:] = pile
+            state.leader[seat] = leader
+            state.field[seat][LEADER_START] = leader  # A6.5
+            state.square_of[leader] = LEADER_START
+            state.lp[seat] = cards[leader].lp
+        state.first = parse_player(self.config.first) if self.config.first else rng.randrange(2)  # A6.2
+        state.shuffle_seed = rng.getrandbits(63)
+        for seat in (0, 1):
+            state._draw(seat, OPENING_HAND)  # A6.3
+        state.window = W_MULLIGAN
+        state.chooser = state.first  # A6.4: the first player decides first
+        state._advance()
+        return state
+
+    def load_position(self, data: Mapping[str, Any]) -> AterialState:
+        """Load a position; its own config (card set, decks) wins over this game's."""
+        from cardlab.games.aterial.position import load_position
+
+        game = self if data.get("config") == self.config_json() else Aterial.from_config(data.get("config", {}))
+        return load_position(game, data)
+
+    def parse_action(self, text: str) -> IndexedAction:
+        return self.actions.space.parse(text)

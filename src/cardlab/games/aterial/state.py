@@ -1,0 +1,838 @@
+"""The Soukoku no Aterial rules engine (A6-A17) on the core State protocol.
+
+Every physical card is an instance id; per-instance lists hold unit state (ready, damage,
+moves, once-per-turn flags, modifiers until end of turn), reset whenever a card leaves the
+field (A2.3). Zones hold instance ids; a deck's top card is its last element. After every
+decision the state advances through automatic steps and single-choice windows (A7.4) until a
+real choice, or the end of the game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from cardlab.core.actions import IndexedAction
+from cardlab.core.events import Event, EventLog
+from cardlab.core.game import HiddenGroup, Outcome, Player, State, player_name
+from cardlab.core.rng import derive_seed
+from cardlab.games.aterial.actions import ACTIVATED_KEYS, HAND_KEYS
+from cardlab.games.aterial.board import (
+    ATTACK_SQUARES,
+    DIAGONAL,
+    FRONT_ROW,
+    ORTHOGONAL,
+    SQUARE_NAMES,
+    column_of,
+)
+from cardlab.games.aterial.cards import CardDef
+
+if TYPE_CHECKING:
+    from cardlab.games.aterial.game import Aterial
+
+EMPTY = -1
+HAND_LIMIT = 6  # A13.2
+OPENING_HAND = 5  # A6.3
+
+# Windows (decision points and resting points of the position JSON).
+WINDOWS = (
+    "mulligan",
+    "move",
+    "move_to",
+    "action",
+    "deploy_to",
+    "ability_target",
+    "trigger_target",
+    "attack",
+    "attack_target",
+    "block",
+    "discard",
+    "over",
+)
+(
+    W_MULLIGAN,
+    W_MOVE,
+    W_MOVE_TO,
+    W_ACTION,
+    W_DEPLOY_TO,
+    W_ABILITY_TARGET,
+    W_TRIGGER_TARGET,
+    W_ATTACK,
+    W_ATTACK_TARGET,
+    W_BLOCK,
+    W_DISCARD,
+    W_OVER,
+) = range(len(WINDOWS))
+
+Trigger = tuple[int, str, int, int]
+"""(controller, ability key, amount, source instance): a triggered ability waiting to resolve."""
+
+
+class AterialState(State):
+    """A position of Aterial; see `cardlab.games.aterial.position` for its JSON form."""
+
+    __slots__ = (
+        "_game",
+        "cards",
+        "owner",
+        "keys",
+        "amounts",
+        "leader",
+        "decks",
+        "hands",
+        "discards",
+        "removed",
+        "field",
+        "square_of",
+        "ready",
+        "damage",
+        "moves",
+        "devoured",
+        "temp_attack",
+        "lp",
+        "turn",
+        "active",
+        "first",
+        "window",
+        "chooser",
+        "selected",
+        "selected_key",
+        "pending_amount",
+        "attacker",
+        "target",
+        "side",
+        "triggers",
+        "winner",
+        "draw",
+        "reason",
+        "lost",
+        "shuffle_seed",
+        "_legal",
+        "events",
+    )
+
+    def __init__(self, game: Aterial, cards: tuple[CardDef, ...], owner: tuple[int, ...], record_events: bool) -> None:
+        self._game = game
+        self.cards = cards  # per instance, shared between clones
+        self.owner = owner
+        # Per instance: ability keys and summed amounts, read on the hot path.
+        self.keys: tuple[frozenset[str], ...] = tuple(game.keys[card.id] for card in cards)
+        self.amounts: tuple[dict[str, int], ...] = tuple(game.amounts[card.id] for card in cards)
+        n = len(cards)
+        self.leader = [EMPTY, EMPTY]
+        self.decks: tuple[list[int], list[int]] = ([], [])
+        self.hands: tuple[list[int], list[int]] = ([], [])
+        self.discards: tuple[list[int], list[int]] = ([], [])
+        self.removed: tuple[list[int], list[int]] = ([], [])
+        self.field: tuple[list[int], list[int]] = ([EMPTY] * 6, [EMPTY] * 6)
+        self.square_of = [EMPTY] * n
+        self.ready = [True] * n
+        self.damage = [0] * n
+        self.moves = [0] * n
+        self.devoured = [False] * n
+        self.temp_attack = [0] * n
+        self.lp = [0, 0]
+        self.turn = 0
+        self.active: Player = 0
+        self.first: Player = 0
+        self.window = W_MULLIGAN
+        self.chooser: Player = 0  # who decides at the mulligan window
+        self.selected = EMPTY  # square or instance picked by the first half of a compound choice
+        self.selected_key = ""  # the ability whose target is being chosen
+        self.pending_amount = 0  # ... and its amount
+        self.attacker = EMPTY
+        self.target = EMPTY
+        self.side = False
+        self.triggers: list[Trigger] = []
+        self.winner: Player | None = None
+        self.draw = False
+        self.reason = ""
+        self.lost = [False, False]  # a losing condition met, awaiting the state check (A15.4)
+        self.shuffle_seed = 0
+        self._legal: tuple[IndexedAction, ...] = ()
+        self.events: EventLog | None = EventLog() if record_events else None
+
+    # -- protocol ---------------------------------------------------------------------------
+
+    @property
+    def game(self) -> Aterial:
+        return self._game
+
+    def current_player(self) -> Player | None:
+        window = self.window
+        if window == W_OVER:
+            return None
+        if window == W_MULLIGAN:
+            return self.chooser
+        if window == W_BLOCK:
+            return 1 - self.active
+        return self.active
+
+    def legal_actions(self) -> tuple[IndexedAction, ...]:
+        return self._legal
+
+    def outcome(self) -> Outcome | None:
+        if self.window != W_OVER:
+            return None
+        return Outcome(None if self.draw else self.winner, self.reason)
+
+    def clone(self, *, record_events: bool = False) -> AterialState:
+        other = AterialState.__new__(AterialState)
+        for name in (
+            "_game",
+            "cards",
+            "owner",
+            "keys",
+            "amounts",
+            "turn",
+            "active",
+            "first",
+            "window",
+            "chooser",
+            "selected",
+            "selected_key",
+            "pending_amount",
+            "attacker",
+            "target",
+            "side",
+            "winner",
+            "draw",
+            "reason",
+            "shuffle_seed",
+            "_legal",
+        ):
+            setattr(other, name, getattr(self, name))
+        for name in (
+            "leader",
+            "square_of",
+            "ready",
+            "damage",
+            "moves",
+            "devoured",
+            "temp_attack",
+            "lp",
+            "lost",
+            "triggers",
+        ):
+            setattr(other, name, getattr(self, name)[:])
+        for name in ("decks", "hands", "discards", "removed", "field"):
+            pair = getattr(self, name)
+            setattr(other, name, (pair[0][:], pair[1][:]))
+        other.events = self.events.copy() if record_events and self.events is not None else None
+        return other
+
+    def card_zones(self) -> dict[str, list[int]]:
+        zones = {}
+        for p, seat in enumerate(("P1", "P2")):
+            zones[f"deck:{seat}"] = self.decks[p]
+            zones[f"hand:{seat}"] = self.hands[p]
+            zones[f"discard:{seat}"] = self.discards[p]
+            zones[f"removed:{seat}"] = self.removed[p]
+        return zones
+
+    def hidden_cards(self, player: Player) -> list[HiddenGroup]:
+        """A18.4: the own deck's order; the opponent's hand and deck order (their own pool)."""
+        me, them = player_name(player), player_name(1 - player)
+        return [[(f"deck:{me}", None)], [(f"hand:{them}", None), (f"deck:{them}", None)]]
+
+    def reseed_hidden(self, seed: int) -> None:
+        self.shuffle_seed = seed
+
+    def position(self) -> dict[str, Any]:
+        from cardlab.games.aterial.position import dump_position
+
+        return dump_position(self)
+
+    def observation(self, player: Player) -> dict[str, Any]:
+        from cardlab.games.aterial.position import dump_observation
+
+        return dump_observation(self, player)
+
+    # -- effective values (A4.6, A16.2) -----------------------------------------------------
+
+    def _units(self, player: Player) -> list[int]:
+        return [inst for inst in self.field[player] if inst != EMPTY]
+
+    def _aura_bonus(self, inst: int) -> tuple[int, int]:
+        """A17.9: (attack, HP) given to a subordinate by the auras of other friendly units."""
+        card = self.cards[inst]
+        attack = hp = 0
+        for other in self.field[self.owner[inst]]:
+            if other in (EMPTY, inst):
+                continue
+            for aura in self._game.auras[self.cards[other].id]:
+                if aura.race == "any" or aura.race in card.races:
+                    attack += aura.attack
+                    hp += aura.hp
+        return attack, hp
+
+    def attack_value(self, inst: int, side_attack: bool = False) -> int:
+        """Effective attack: printed + auras + kinship + until-end-of-turn + flank (side attacks)."""
+        card = self.cards[inst]
+        value = card.attack + self.temp_attack[inst]
+        if card.type == "subordinate":
+            value += self._aura_bonus(inst)[0]
+        kinships = self._game.kinships[card.id]
+        if kinships:
+            field = self.field[self.owner[inst]]
+            square = self.square_of[inst]
+            for kinship in kinships:  # A17.8: another friendly unit of that race orthogonally adjacent
+                if any(field[n] != EMPTY and kinship.race in self.cards[field[n]].races for n in ORTHOGONAL[square]):
+                    value += kinship.amount
+        if side_attack:
+            value += self.amounts[inst].get("flank", 0)  # A17.6
+        return max(0, value)
+
+    def hp_value(self, inst: int) -> int:
+        """Effective HP of a subordinate: printed + aura HP (A4.6)."""
+        return self.cards[inst].hp + self._aura_bonus(inst)[1]
+
+    def dominance_value(self, inst: int) -> int:
+        """A17.11: rear_support adds dominance while the unit stands in its back row."""
+        card = self.cards[inst]
+        bonus = self.amounts[inst].get("rear_support", 0) if self.square_of[inst] >= 3 else 0
+        return card.dominance + bonus
+
+    def supply(self, player: Player, square: int) -> int:
+        """A11.2: dominance supplied to a square by orthogonal neighbours (diagonal with wide_reach)."""
+        field = self.field[player]
+        total = sum(self.dominance_value(field[n]) for n in ORTHOGONAL[square] if field[n] != EMPTY)
+        for n in DIAGONAL[square]:
+            inst = field[n]
+            if inst != EMPTY and "wide_reach" in self.keys[inst]:
+                total += self.dominance_value(inst)
+        return total
+
+    # -- advancing --------------------------------------------------------------------------
+
+    def _apply_legal(self, action: IndexedAction) -> None:  # type: ignore[override]
+        self._do(action)
+        self._advance()
+
+    def _advance(self) -> None:
+        """Run automatic steps and single-choice windows until a real choice or the end (A7.4)."""
+        while True:
+            legal = self._compute_legal()
+            if len(legal) != 1:
+                self._legal = legal
+                return
+            self._do(legal[0])
+
+    def _log(
+        self, kind: str, secret: dict[str, Any] | None = None, secret_to: Player | None = None, **public: Any
+    ) -> None:
+        """Record an event; callers check `self.events` first so that no text is built when off."""
+        assert self.events is not None
+        self.events.append(Event(kind, public, secret, secret_to))
+
+    def _compute_legal(self) -> tuple[IndexedAction, ...]:
+        acts = self._game.actions
+        window = self.window
+        me = self.active
+        if window == W_MOVE:
+            return (*(acts.move[sq] for sq in range(6) if self._move_destinations(me, sq)), acts.end_move)
+        if window == W_ACTION:
+            return self._action_options()
+        if window == W_ATTACK:
+            if self.turn == 1:  # A12.1: the first player's first turn has no attack phase
+                return (acts.end_attack,)
+            return (*(acts.attack[sq] for sq in range(6) if self._attack_targets(sq)[0]), acts.end_attack)
+        if window == W_MOVE_TO:
+            return tuple(acts.to[sq] for sq in self._move_destinations(me, self.selected))
+        if window == W_DEPLOY_TO:
+            return tuple(acts.to[sq] for sq in self._deploy_squares(me, self.cards[self.selected]))
+        if window == W_ATTACK_TARGET:
+            return tuple(acts.target[1 - me][sq] for sq in self._attack_targets(self.selected)[0])
+        if window in (W_ABILITY_TARGET, W_TRIGGER_TARGET):
+            seat = me if self.selected_key == "hand_rally" else 1 - me
+            return tuple(acts.target[seat][sq] for sq in self._ability_targets(self.selected_key, me))
+        if window == W_BLOCK:
+            return (acts.block, acts.no_block)
+        if window == W_DISCARD:
+            return tuple(acts.discard[card_id] for card_id in sorted({self.cards[i].id for i in self.hands[me]}))
+        if window == W_MULLIGAN:
+            return (acts.keep, acts.mulligan)
+        return ()
+
+    # -- legal-choice helpers ---------------------------------------------------------------
+
+    def _moves_allowed(self, inst: int) -> int:
+        return 2 if "nimble" in self.keys[inst] else 1  # A10.4, A17.12
+
+    def _move_destinations(self, player: Player, square: int) -> list[int]:
+        """A10.2-A10.3: orthogonal, empty, or (for the leader) holding a friendly subordinate."""
+        field = self.field[player]
+        inst = field[square]
+        if inst == EMPTY or self.moves[inst] >= self._moves_allowed(inst):
+            return []
+        is_leader = inst == self.leader[player]
+        return [n for n in ORTHOGONAL[square] if field[n] == EMPTY or is_leader]
+
+    def _deploy_squares(self, player: Player, card: CardDef) -> list[int]:
+        """A11.3: empty squares whose supply covers the card's cost."""
+        field = self.field[player]
+        return [sq for sq in range(6) if field[sq] == EMPTY and self.supply(player, sq) >= card.cost]
+
+    def _engaged_row(self, defender: Player) -> int:
+        """A12.4: the defender's front row if it holds a unit, else the back row."""
+        field = self.field[defender]
+        return 0 if any(field[sq] != EMPTY for sq in FRONT_ROW) else 1
+
+    def _attack_targets(self, square: int) -> tuple[list[int], int]:
+        """A12.3-A12.4: (target squares, facing square) for the unit on `square`, if eligible."""
+        me = self.active
+        inst = self.field[me][square]
+        if inst == EMPTY or not self.ready[inst]:
+            return [], EMPTY
+        keys = self.keys[inst]
+        if "cannot_attack" in keys or (square >= 3 and "ranged" not in keys):
+            return [], EMPTY
+        defender = self.field[1 - me]
+        facing, diagonals = ATTACK_SQUARES[column_of(square)][self._engaged_row(1 - me)]
+        return [sq for sq in (facing, *diagonals) if defender[sq] != EMPTY], facing
+
+    def _ability_targets(self, key: str, player: Player) -> list[int]:
+        """Squares an ability may target: friendly units (rally) or enemy subordinates."""
+        if key == "hand_rally":
+            return [sq for sq in range(6) if self.field[player][sq] != EMPTY]
+        enemy = 1 - player
+        return [sq for sq in range(6) if self.field[enemy][sq] not in (EMPTY, self.leader[enemy])]
+
+    def _action_options(self) -> tuple[IndexedAction, ...]:
+        """A11.1: deployments, activated and hand abilities with their requirements met, END_ACTION."""
+        acts = self._game.actions
+        me = self.active
+        options: list[IndexedAction] = []
+        hand_cards = {self.cards[inst].id: self.cards[inst] for inst in self.hands[me]}
+        hand_ids = sorted(hand_cards)
+        field = self.field[me]
+        best_supply = max((self.supply(me, sq) for sq in range(6) if field[sq] == EMPTY), default=-1)
+        for card_id in hand_ids:
+            card = hand_cards[card_id]
+            if card.type == "subordinate" and card.cost <= best_supply:  # A11.3
+                options.append(acts.deploy[card_id])
+        for sq, inst in enumerate(field):
+            if inst == EMPTY:
+                continue
+            keys = self.keys[inst]
+            for key in ACTIVATED_KEYS:
+                if key in keys and self._can_activate(inst, key):
+                    options.append(acts.activate[(sq, key)])
+        for card_id in hand_ids:
+            keys = self._game.keys[card_id]
+            for key in HAND_KEYS:
+                if key in keys:
+                    options.append(acts.hand[(card_id, key)])  # a friendly unit (the leader) always exists
+        options.append(acts.end_action)
+        return tuple(options)
+
+    def _can_activate(self, inst: int, key: str) -> bool:
+        """A16.4: tap abilities need a ready unit; devour once per turn with a subordinate in discard."""
+        me = self.owner[inst]
+        if key == "devour":
+            return not self.devoured[inst] and bool(self.discards[me])
+        if not self.ready[inst]:
+            return False
+        return key == "tap_heal" or bool(self._ability_targets("tap_snipe", me))
+
+    # -- zone moves -------------------------------------------------------------------------
+
+    def _draw(self, player: Player, count: int = 1) -> None:
+        """A9 / A16.8: a required draw from an empty deck loses (A15.2)."""
+        for _ in range(count):
+            deck = self.decks[player]
+            if not deck:
+                self.lost[player] = True
+                return
+            inst = deck.pop()
+            self.hands[player].append(inst)
+            if self.events is not None:
+                self._log("draw", {"card": self.cards[inst].id}, player, player=player_name(player))
+
+    def _leave_field(self, inst: int) -> None:
+        """A2.3: a card leaving the field loses damage, state and modifiers."""
+        player = self.owner[inst]
+        self.field[player][self.square_of[inst]] = EMPTY
+        self.square_of[inst] = EMPTY
+        self.ready[inst] = True
+        self.damage[inst] = 0
+        self.moves[inst] = 0
+        self.devoured[inst] = False
+        self.temp_attack[inst] = 0
+
+    def _heal(self, player: Player, amount: int) -> None:
+        """A14.4: LP gains never exceed the leader's starting LP."""
+        cap = self.cards[self.leader[player]].lp
+        self.lp[player] = min(cap, self.lp[player] + amount)
+
+    def _deal_damage(self, inst: int, amount: int) -> int:
+        """A14.2: armor reduces each damage event (A17.4); returns the damage dealt."""
+        dealt = max(0, amount - self.amounts[inst].get("armor", 0))
+        self.damage[inst] += dealt
+        return dealt
+
+    def _shuffle(self, cards: list[int], label: str) -> None:
+        """Shuffle from the state's hidden seed; sorting first makes the result depend on card ids only."""
+        cards.sort(key=lambda inst: (self.cards[inst].id, inst))
+        random.Random(derive_seed(self.shuffle_seed, label, self.turn)).shuffle(cards)
+
+    # -- state check and triggers (A15.4, A16.3) --------------------------------------------
+
+    def _state_check(self) -> bool:
+        """Destroy, queue farewells, check losses; True if the game ended."""
+        while True:
+            doomed = [
+                inst
+                for p in (0, 1)
+                for inst in self.field[p]
+                if inst != EMPTY and self.damage[inst] and self.damage[inst] >= self.hp_value(inst)
+            ]
+            if not doomed:
+                break
+            for inst in doomed:  # simultaneous (A15.4 step 1)
+                player = self.owner[inst]
+                self._leave_field(inst)
+                self.discards[player].append(inst)
+                if self.events is not None:
+                    self._log("destroyed", player=player_name(player), card=self.cards[inst].id)
+                for farewell in self.cards[inst].abilities_of("farewell_heal"):
+                    self.triggers.append((player, "farewell_heal", farewell.amount, inst))
+        for p in (0, 1):
+            if self.lp[p] <= 0:
+                self.lost[p] = True
+        if self.lost[0] or self.lost[1]:
+            if self.lost[0] and self.lost[1]:
+                self._finish(None, "simultaneous_loss")  # A15.5
+            else:
+                loser = 0 if self.lost[0] else 1
+                self._finish(1 - loser, "lp" if self.lp[loser] <= 0 else "deck_out")
+            return True
+        return False
+
+    def _finish(self, winner: Player | None, reason: str) -> None:
+        self.winner = winner
+        self.draw = winner is None
+        self.reason = reason
+        self.window = W_OVER
+        self.triggers.clear()
+        if self.events is not None:
+            self._log("game_over", winner=None if winner is None else player_name(winner), reason=reason)
+
+    def _resolve_triggers(self, then: int) -> None:
+        """A16.3: resolve queued triggers (active player's first); stop at a target choice."""
+        self.triggers.sort(key=lambda trigger: trigger[0] != self.active)
+        while self.triggers and self.window != W_OVER:
+            controller, key, amount, source = self.triggers[0]
+            if key == "deploy_strike":
+                if self._ability_targets(key, controller):
+                    self.selected_key = key
+                    self.pending_amount = amount
+                    self.window = W_TRIGGER_TARGET
+                    return
+                self.triggers.pop(0)  # no legal target: the ability does nothing
+                continue
+            self.triggers.pop(0)
+            if key in ("deploy_heal", "farewell_heal"):
+                self._heal(controller, amount)
+            elif key == "deploy_draw":
+                self._draw(controller, amount)
+            if self.events is not None:
+                self._log(
+                    "trigger", player=player_name(controller), ability=key, amount=amount, source=self.cards[source].id
+                )
+            if self._state_check():
+                return
+        if self.window != W_OVER:
+            self.window = then
+
+    # -- turn structure (A7-A13) ------------------------------------------------------------
+
+    def _start_turn(self) -> None:
+        """A7.3, A8, A9: next player; remove damage, ready, reset counters; draw one."""
+        self.turn += 1
+        if self.turn > 1:
+            self.active = 1 - self.active
+        me = self.active
+        for inst in self._units(me):
+            self.damage[inst] = 0
+            self.ready[inst] = True
+            self.moves[inst] = 0
+            self.devoured[inst] = False
+        if self.events is not None:
+            self._log("turn", player=player_name(me), turn=self.turn)
+        self._draw(me)
+        if not self._state_check():
+            self.window = W_MOVE
+
+    def _end_turn(self) -> None:
+        """A13.1: until-end-of-turn modifiers expire, state check; A13.2: hand limit."""
+        for inst in self._units(0) + self._units(1):
+            self.temp_attack[inst] = 0
+        if self._state_check():
+            return
+        if len(self.hands[self.active]) > HAND_LIMIT:
+            self.window = W_DISCARD
+        else:
+            self._start_turn()
+
+    # -- decisions --------------------------------------------------------------------------
+
+    def _do(self, action: IndexedAction) -> None:
+        _HANDLERS[self.window](self, action)
+
+    def _on_mulligan(self, action: IndexedAction) -> None:
+        """A6.4: redraw 5, then shuffle the old 5 into the deck; first player decides first."""
+        player = self.chooser
+        if action == self._game.actions.mulligan:
+            old = self.hands[player][:]
+            self.hands[player].clear()
+            self._draw(player, OPENING_HAND)
+            self.decks[player].extend(old)
+            self._shuffle(self.decks[player], f"mulligan:{player}")
+        if self.events is not None:
+            self._log("mulligan" if action == self._game.actions.mulligan else "keep", player=player_name(player))
+        if player == self.first:
+            self.chooser = 1 - player
+        else:
+            self.turn = 0
+            self.active = self.first
+            self._start_turn()
+
+    def _on_move(self, action: IndexedAction) -> None:
+        acts = self._game.actions
+        if action == acts.end_move:
+            self.window = W_ACTION
+            return
+        self.selected = acts.move.index(action)
+        self.window = W_MOVE_TO
+
+    def _on_move_to(self, action: IndexedAction) -> None:
+        """A10.3: the leader may step onto a friendly subordinate, which is retired first."""
+        me = self.active
+        field = self.field[me]
+        destination = self._game.actions.to.index(action)
+        inst = field[self.selected]
+        occupant = field[destination]
+        if occupant != EMPTY:
+            self._leave_field(occupant)
+            self.discards[me].append(occupant)
+            if self.events is not None:
+                self._log("retired", player=player_name(me), card=self.cards[occupant].id)
+        field[self.selected] = EMPTY
+        field[destination] = inst
+        self.square_of[inst] = destination
+        self.moves[inst] += 1
+        if self.events is not None:
+            self._log(
+                "move",
+                player=player_name(me),
+                card=self.cards[inst].id,
+                frm=SQUARE_NAMES[self.selected],
+                to=SQUARE_NAMES[destination],
+            )
+        self.window = W_MOVE
+
+    def _on_action(self, action: IndexedAction) -> None:
+        acts = self._game.actions
+        me = self.active
+        text = action.text
+        if action == acts.end_action:
+            self.window = W_ATTACK
+        elif text.startswith("DEPLOY "):
+            card_id = text[7:]
+            self.selected = min(inst for inst in self.hands[me] if self.cards[inst].id == card_id)
+            self.window = W_DEPLOY_TO
+        elif text.startswith("ACTIVATE "):
+            _, square, key = text.split()
+            self._activate(self.field[me][SQUARE_NAMES.index(square)], key)
+        else:  # HAND <card> <key>: A16.5, the card is discarded as the cost
+            _, card_id, key = text.split()
+            inst = min(i for i in self.hands[me] if self.cards[i].id == card_id)
+            self.hands[me].remove(inst)
+            self.discards[me].append(inst)
+            if self.events is not None:
+                self._log("hand_ability", player=player_name(me), card=card_id, ability=key)
+            if key == "hand_cycle":  # A17.21
+                self._draw(me)
+                if not self._state_check():
+                    self.window = W_ACTION
+            else:  # A17.20 hand_rally: choose a friendly unit
+                self.selected_key = key
+                self.pending_amount = self.amounts[inst].get(key, 0)
+                self.window = W_ABILITY_TARGET
+
+    def _activate(self, inst: int, key: str) -> None:
+        """A16.4 activated abilities: tap_heal, tap_snipe (then a target), devour."""
+        me = self.active
+        card = self.cards[inst]
+        amount = self.amounts[inst].get(key, 0)
+        if self.events is not None:
+            self._log("activate", player=player_name(me), card=card.id, ability=key)
+        if key == "devour":  # A17.19: no tap, once per turn
+            self.devoured[inst] = True
+            self.removed[me].append(self.discards[me].pop(0))
+            self.temp_attack[inst] += amount
+            self.window = W_ACTION
+            return
+        self.ready[inst] = False
+        if key == "tap_heal":  # A17.17
+            self._heal(me, amount)
+            self.window = W_ACTION
+        else:  # A17.18 tap_snipe: choose the target next
+            self.selected_key = key
+            self.pending_amount = amount
+            self.window = W_ABILITY_TARGET
+
+    def _on_deploy_to(self, action: IndexedAction) -> None:
+        """A11.4: enters ready with no damage; then its deploy triggers resolve."""
+        me = self.active
+        inst = self.selected
+        square = self._game.actions.to.index(action)
+        self.hands[me].remove(inst)
+        self.field[me][square] = inst
+        self.square_of[inst] = square
+        if self.events is not None:
+            self._log("deploy", player=player_name(me), card=self.cards[inst].id, square=SQUARE_NAMES[square])
+        for ability in self.cards[inst].abilities:
+            if ability.key in ("deploy_draw", "deploy_strike", "deploy_heal"):
+                self.triggers.append((me, ability.key, ability.amount, inst))
+        if not self._state_check():
+            self._resolve_triggers(W_ACTION)
+
+    def _on_target(self, action: IndexedAction) -> None:
+        """The target of tap_snipe, hand_rally (ability window) or deploy_strike (trigger window)."""
+        me = self.active
+        key = self.selected_key
+        seat = me if key == "hand_rally" else 1 - me
+        square = self._game.actions.target[seat].index(action)
+        target = self.field[seat][square]
+        amount = self.pending_amount
+        if self.events is not None:
+            self._log(
+                "ability_target",
+                player=player_name(me),
+                ability=key,
+                target=self.cards[target].id,
+                square=f"{player_name(seat)}:{SQUARE_NAMES[square]}",
+            )
+        if key == "hand_rally":
+            self.temp_attack[target] += amount
+        else:  # tap_snipe, deploy_strike: damage to an enemy subordinate
+            self._deal_damage(target, amount)
+        resume_triggers = self.window == W_TRIGGER_TARGET
+        if resume_triggers:
+            self.triggers.pop(0)
+        self.selected_key = ""
+        self.pending_amount = 0
+        if self._state_check():
+            return
+        if resume_triggers or self.triggers:
+            self._resolve_triggers(W_ACTION)
+        else:
+            self.window = W_ACTION
+
+    def _on_attack(self, action: IndexedAction) -> None:
+        acts = self._game.actions
+        if action == acts.end_attack:
+            self._end_turn()
+            return
+        self.selected = acts.attack.index(action)
+        self.window = W_ATTACK_TARGET
+
+    def _on_attack_target(self, action: IndexedAction) -> None:
+        """A12.4 step 5a: the attacker becomes acted; then a block window if one is possible."""
+        me = self.active
+        enemy = 1 - me
+        square = self._game.actions.target[enemy].index(action)
+        _, facing = self._attack_targets(self.selected)
+        self.attacker = self.field[me][self.selected]
+        self.target = self.field[enemy][square]
+        self.side = square != facing
+        self.ready[self.attacker] = False
+        if self.events is not None:
+            self._log(
+                "attack",
+                player=player_name(me),
+                card=self.cards[self.attacker].id,
+                target=self.cards[self.target].id,
+                square=f"{player_name(enemy)}:{SQUARE_NAMES[square]}",
+                side=self.side,
+            )
+        blocker = self.field[enemy][facing]
+        can_block = (
+            self.side
+            and "evasive" not in self.keys[self.attacker]
+            and blocker != EMPTY
+            and blocker != self.leader[enemy]
+        )
+        if can_block:  # A12.5
+            self.window = W_BLOCK
+        else:
+            self._combat()
+
+    def _on_block(self, action: IndexedAction) -> None:
+        """A12.5: a block redirects the attack to the facing subordinate; it becomes a front attack."""
+        if action == self._game.actions.block:
+            enemy = 1 - self.active
+            self.target = self.field[enemy][self.facing_square()]
+            self.side = False
+            if self.events is not None:
+                self._log("block", player=player_name(enemy), card=self.cards[self.target].id)
+        self._combat()
+
+    def facing_square(self) -> int:
+        """The facing square, in the defender's engaged row, of the attack now declared (A3.5)."""
+        row = self._engaged_row(1 - self.active)
+        return ATTACK_SQUARES[column_of(self.square_of[self.attacker])][row][0]
+
+    def _combat(self) -> None:
+        """A12.7 step 5d and A12.8 step 5e."""
+        enemy = 1 - self.active
+        attacker, target = self.attacker, self.target
+        card = self.cards[attacker]
+        if target == self.leader[enemy]:
+            loss = card.cost + self.amounts[attacker].get("siege", 0)  # A12.7, A17.7
+            self.lp[enemy] -= loss
+            if self.events is not None:
+                self._log("lp_loss", player=player_name(enemy), amount=loss, lp=self.lp[enemy])
+        else:
+            left = self.hp_value(target) - self.damage[target]
+            dealt = self._deal_damage(target, self.attack_value(attacker, self.side))
+            if self.events is not None:
+                self._log("damage", player=player_name(enemy), card=self.cards[target].id, amount=dealt)
+            if "pierce" in self.keys[attacker] and dealt > left:  # A17.5: the excess goes to the enemy leader
+                self.lp[enemy] -= dealt - left
+                if self.events is not None:
+                    self._log("lp_loss", player=player_name(enemy), amount=dealt - left, lp=self.lp[enemy])
+        self.attacker = self.target = EMPTY
+        self.side = False
+        if not self._state_check():
+            self._resolve_triggers(W_ATTACK)
+
+    def _on_discard(self, action: IndexedAction) -> None:
+        """A13.2: discard down to the hand limit, one card at a time."""
+        me = self.active
+        card_id = action.text[len("DISCARD ") :]
+        inst = min(i for i in self.hands[me] if self.cards[i].id == card_id)
+        self.hands[me].remove(inst)
+        self.discards[me].append(inst)
+        if self.events is not None:
+            self._log("discard", player=player_name(me), card=card_id)
+        if len(self.hands[me]) <= HAND_LIMIT:
+            self._start_turn()
+
+
+_HANDLERS: dict[int, Callable[[AterialState, IndexedAction], None]] = {
+    W_MULLIGAN: AterialState._on_mulligan,
+    W_MOVE: AterialState._on_move,
+    W_MOVE_TO: AterialState._on_move_to,
+    W_ACTION: AterialState._on_action,
+    W_DEPLOY_TO: AterialState._on_deploy_to,
+    W_ABILITY_TARGET: AterialState._on_target,
+    W_TRIGGER_TARGET: AterialState._on_target,
+    W_ATTACK: AterialState._on_attack,
+    W_ATTACK_TARGET: AterialState._on_attack_target,
+    W_BLOCK: AterialState._on_block,
+    W_DISCARD: AterialState._on_discard,
+}

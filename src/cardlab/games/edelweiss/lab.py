@@ -1,0 +1,21 @@
+"""Balance-lab matchups for Edelweiss: the six characters (E9), skills deck, one standard."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardlab.games.edelweiss.cards import CHARACTER_IDS
+from cardlab.games.edelweiss.config import STANDARDS
+from cardlab.sim.balance import Matchups
+
+
+def matchups(variant: str | None) -> Matchups:
+    """`variant` is the standard (E7.4); the first-named character of a config plays first."""
+    standard = variant or "symbolic"
+    if standard not in STANDARDS:
+        raise ValueError(f"unknown standard {standard!r}; one of {list(STANDARDS)}")
+
+    def config(first: str, second: str) -> dict[str, Any]:
+        return {"deck": "skills", "standard": standard, "characters": {"P1": first, "P2": second}}
+
+    return Matchups("edelweiss", standard, CHARACTER_IDS, "characters", config)
