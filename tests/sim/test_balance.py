@@ -10,9 +10,9 @@ import pytest
 from cardlab.cli import main
 from cardlab.games.edelweiss.cards import CHARACTER_IDS
 from cardlab.sim.balance import BalanceSetup, balance_tasks, matchups_for, pairings, summarize
+from cardlab.store.games_db import StoredGame
 
 SYMBOLIC = matchups_for("edelweiss", "symbolic")
-from cardlab.store.games_db import StoredGame
 
 
 def test_fifteen_pairings_and_six_mirrors() -> None:
