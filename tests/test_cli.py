@@ -76,3 +76,39 @@ def test_unknown_game_is_rejected_by_the_parser(capsys) -> None:
         main(["simulate", "chess"])
     assert exit_info.value.code == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_simulate_aterial_head_to_head(capsys) -> None:
+    aterial = json.loads(_run(capsys, ["simulate", "aterial", "--games", "20", "--agents", "heuristic,random",
+                                       "--workers", "1", "--json", "--first", "P2"]))  # fmt: skip
+    assert aterial["game"] == "aterial" and aterial["config"]["first"] == "P2"
+    assert aterial["wins"][0] >= 18
+
+
+def _run(capsys: pytest.CaptureFixture[str], argv: list[str], code: int = 0) -> str:
+    assert main(argv) == code
+    return capsys.readouterr().out
+
+
+def test_deck_validate_accepts_the_starter_decks(capsys) -> None:
+    from importlib import resources
+
+    for deck in ("D1", "D2"):
+        path = resources.files("cardlab.games.aterial") / "data" / "decks" / f"{deck}.toml"
+        assert f"deck {deck}" in _run(capsys, ["deck", "validate", "aterial", str(path)])
+
+
+def test_deck_validate_lists_every_violation_with_its_rule(tmp_path, capsys) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[[deck]]\nid = "X"\nname = "Bad"\nleader = "S01"\ncards = { S01 = 5, L02 = 1, S99 = 2 }\n')
+    out = _run(capsys, ["deck", "validate", "aterial", str(bad)], code=1)
+    for rule in ("A5.1", "A5.2", "A5.3", "A5.5", "A5.4"):
+        assert f": {rule}: " in out
+
+
+def test_deck_validate_names_the_line_of_a_malformed_file(tmp_path, capsys) -> None:
+    bad = tmp_path / "broken.toml"
+    bad.write_text('[[deck]]\nid = "X"\nname = \n')
+    assert main(["deck", "validate", "aterial", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "broken.toml" in err and "line 3" in err and "Traceback" not in err

@@ -11,7 +11,8 @@ from cardlab.cli import main
 
 def _play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], answers: str, *argv: str) -> str:
     monkeypatch.setattr("sys.stdin", io.StringIO(answers))
-    assert main(["play", "edelweiss", *argv]) == 0
+    game = "edelweiss" if not argv or argv[0] != "aterial" else "aterial"
+    assert main(["play", game, *(argv[1:] if game == "aterial" else argv)]) == 0
     return capsys.readouterr().out
 
 
@@ -47,3 +48,17 @@ def test_opponent_draws_are_not_shown(monkeypatch, capsys) -> None:
     out = _play(monkeypatch, capsys, "1\n" * 200, "--seed", "8")
     assert "P2 draws a card." in out
     assert all(not line.strip().startswith("· P2 draws ") or "a card" in line for line in out.splitlines())
+
+
+def test_aterial_at_the_terminal_shows_the_grid_and_plays_to_the_end(monkeypatch, capsys) -> None:
+    out = _play(monkeypatch, capsys, "1\n" * 2000, "aterial", "--seed", "3", "--vs", "heuristic")
+    assert "col 0" in out and "P1 F" in out and "P2 B" in out  # both 2x3 fields
+    assert "LP " in out and "your hand:" in out
+    assert "Keep these 5 cards" in out  # the mulligan hint
+    assert "Game over:" in out
+
+
+def test_aterial_opponent_hand_stays_hidden(monkeypatch, capsys) -> None:
+    out = _play(monkeypatch, capsys, "1\n" * 50 + "q\n", "aterial", "--seed", "4", "--seat", "P2")
+    assert "P1 draws a card." in out
+    assert not any(line.strip().startswith("· P1 draws S") for line in out.splitlines())

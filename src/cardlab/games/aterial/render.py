@@ -86,6 +86,7 @@ def event_text(event: dict[str, Any]) -> str:
         "lp_loss": lambda: f"{who} loses {event['amount']} LP ({event['lp']} left).",
         "destroyed": lambda: f"{who}'s {event['card']} is destroyed.",
         "discard": lambda: f"{who} discards {event['card']} (hand limit).",
+        "concede": lambda: f"{who} concedes.",
         "game_over": lambda: "Game over: draw."
         if event["winner"] is None
         else f"Game over: {event['winner']} wins ({event['reason'].replace('_', ' ')}).",

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cardlab.core.actions import IndexedAction
+from cardlab.core.errors import IllegalActionError
 from cardlab.core.events import Event, EventLog
 from cardlab.core.game import HiddenGroup, Outcome, Player, State, player_name
 from cardlab.core.rng import derive_seed
@@ -249,6 +250,15 @@ class AterialState(State):
 
         return dump_observation(self, player)
 
+    def concede(self, player: Player) -> None:
+        """A15.3: `player` concedes and loses at once (never offered as a legal action, R-A1)."""
+        if self.window == W_OVER:
+            raise IllegalActionError("CONCEDE", (), "the game is over")
+        if self.events is not None:
+            self._log("concede", player=player_name(player))
+        self._finish(1 - player, "concede")
+        self._legal = ()
+
     # -- effective values (A4.6, A16.2) -----------------------------------------------------
 
     def _units(self, player: Player) -> list[int]:
@@ -331,13 +341,13 @@ class AterialState(State):
         window = self.window
         me = self.active
         if window == W_MOVE:
-            return (*(acts.move[sq] for sq in range(6) if self._move_destinations(me, sq)), acts.end_move)
+            return self._move_options()
         if window == W_ACTION:
             return self._action_options()
         if window == W_ATTACK:
             if self.turn == 1:  # A12.1: the first player's first turn has no attack phase
                 return (acts.end_attack,)
-            return (*(acts.attack[sq] for sq in range(6) if self._attack_targets(sq)[0]), acts.end_attack)
+            return self._attack_options()
         if window == W_MOVE_TO:
             return tuple(acts.to[sq] for sq in self._move_destinations(me, self.selected))
         if window == W_DEPLOY_TO:
@@ -368,6 +378,40 @@ class AterialState(State):
             return []
         is_leader = inst == self.leader[player]
         return [n for n in ORTHOGONAL[square] if field[n] == EMPTY or is_leader]
+
+    def _move_options(self) -> tuple[IndexedAction, ...]:
+        """A10.1: `MOVE sq` for every unit with a move left and somewhere to go, and END_MOVE."""
+        acts = self._game.actions
+        me = self.active
+        field = self.field[me]
+        leader = self.leader[me]
+        options = []
+        for square, inst in enumerate(field):
+            if inst == EMPTY or self.moves[inst] >= (2 if "nimble" in self.keys[inst] else 1):
+                continue
+            if inst == leader or any(field[n] == EMPTY for n in ORTHOGONAL[square]):
+                options.append(acts.move[square])  # the leader can always step (onto a subordinate if need be)
+        options.append(acts.end_move)
+        return tuple(options)
+
+    def _attack_options(self) -> tuple[IndexedAction, ...]:
+        """A12.3-A12.4: `ATTACK sq` for every eligible unit with a legal target, and END_ATTACK."""
+        acts = self._game.actions
+        me = self.active
+        defender = self.field[1 - me]
+        row = self._engaged_row(1 - me)
+        options = []
+        for square, inst in enumerate(self.field[me]):
+            if inst == EMPTY or not self.ready[inst]:
+                continue
+            keys = self.keys[inst]
+            if "cannot_attack" in keys or (square >= 3 and "ranged" not in keys):
+                continue
+            facing, diagonals = ATTACK_SQUARES[square % 3][row]
+            if defender[facing] != EMPTY or any(defender[sq] != EMPTY for sq in diagonals):
+                options.append(acts.attack[square])
+        options.append(acts.end_attack)
+        return tuple(options)
 
     def _deploy_squares(self, player: Player, card: CardDef) -> list[int]:
         """A11.3: empty squares whose supply covers the card's cost."""

@@ -1,0 +1,66 @@
+"""Pure-Python Aterial engine: random-vs-random games/s and decisions/s, one process.
+
+Measures the engine loop (`legal_actions()` + `random.choice` + `apply()`) over both starter
+decks, and `play_match` with two RandomAgents (an InfoSet per decision). Writes the
+`aterial-engine` section of BENCHMARKS.md. Run: `python benchmarks/bench_aterial.py`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import random
+
+from _report import machine, median_seconds, write_section
+from cardlab.agents import RandomAgent
+from cardlab.games.aterial import Aterial
+from cardlab.sim import play_match
+
+
+def engine_loop(game: Aterial, games: int) -> int:
+    rng = random.Random(1)
+    decisions = 0
+    for index in range(games):
+        state = game.new_state(index, record_events=False)
+        while state.current_player() is not None:
+            state.apply(rng.choice(state.legal_actions()))
+            decisions += 1
+    return decisions
+
+
+def matches(game: Aterial, games: int) -> None:
+    agents = (RandomAgent(), RandomAgent())
+    for index in range(games):
+        play_match(game, agents, index)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=1000, help="games per run")
+    parser.add_argument("--repeats", type=int, default=5, help="runs per figure (the median is reported)")
+    args = parser.parse_args()
+    game = Aterial()
+    decisions = engine_loop(game, args.games)
+    seconds = median_seconds(lambda: engine_loop(game, args.games), args.repeats)
+    match_seconds = median_seconds(lambda: matches(game, args.games), args.repeats)
+    row = (f"| D1 vs D2, random first player | {args.games / seconds:,.0f} | {decisions / seconds:,.0f} | "
+           f"{decisions / args.games:.0f} | {args.games / match_seconds:,.0f} |")  # fmt: skip
+    print(row)
+    body = "\n".join([
+        "## Aterial reference engine (pure Python, one process)",
+        "",
+        f"Machine: {machine()}. Measured {datetime.date.today().isoformat()} with "
+        f"`python benchmarks/bench_aterial.py --games {args.games} --repeats {args.repeats}`; "
+        f"each figure is the median of {args.repeats} runs. A decision is one step of a compound choice "
+        "(`DEPLOY S14` and `TO B1` are two).",
+        "",
+        "| configuration | engine games/s | engine decisions/s | decisions/game "
+        "| play_match games/s (RandomAgents, InfoSets) |",
+        "|---|---:|---:|---:|---:|",
+        row,
+    ])  # fmt: skip
+    write_section("aterial-engine", body)
+
+
+if __name__ == "__main__":
+    main()
