@@ -79,8 +79,24 @@ def test_unknown_game_is_rejected_by_the_parser(capsys) -> None:
 
 
 def test_simulate_aterial_head_to_head(capsys) -> None:
-    aterial = json.loads(_run(capsys, ["simulate", "aterial", "--games", "20", "--agents", "heuristic,random",
-                                       "--workers", "1", "--json", "--first", "P2"]))  # fmt: skip
+    aterial = json.loads(
+        _run(
+            capsys,
+            [
+                "simulate",
+                "aterial",
+                "--games",
+                "20",
+                "--agents",
+                "heuristic,random",
+                "--workers",
+                "1",
+                "--json",
+                "--first",
+                "P2",
+            ],
+        )
+    )
     assert aterial["game"] == "aterial" and aterial["config"]["first"] == "P2"
     assert aterial["wins"][0] >= 18
 
@@ -112,3 +128,38 @@ def test_deck_validate_names_the_line_of_a_malformed_file(tmp_path, capsys) -> N
     assert main(["deck", "validate", "aterial", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "broken.toml" in err and "line 3" in err and "Traceback" not in err
+
+
+def test_own_card_and_deck_files_are_added_to_the_sample_set(tmp_path, capsys) -> None:
+    cards = tmp_path / "mine.toml"
+    cards.write_text(
+        '[[cards]]\ntype = "subordinate"\nid = "X01"\nname = "Test Golem"\ncost = 1\nattack = 2\n'
+        'hp = 2\ndominance = 1\nraces = ["machine"]\nabilities = [{ key = "armor", amount = 1 }]\n'
+    )
+    deck = tmp_path / "mine_deck.toml"
+    deck.write_text(
+        '[[deck]]\nid = "M1"\nname = "Mine"\nleader = "L05"\n'
+        "cards = { X01 = 4, S01 = 4, S09 = 4, S18 = 4, S23 = 4, S29 = 4, S33 = 4, S41 = 2 }\n"
+    )
+    assert "is legal" in _run(capsys, ["deck", "validate", "aterial", str(deck), "--cards", str(cards)])
+    # Without the card file the deck names an unknown card (A5.5).
+    assert "A5.5" in _run(capsys, ["deck", "validate", "aterial", str(deck)], code=1)
+    summary = json.loads(
+        _run(
+            capsys,
+            [
+                "simulate",
+                "aterial",
+                "--decks",
+                f"{deck},D2",
+                "--cards",
+                str(cards),
+                "--games",
+                "4",
+                "--workers",
+                "1",
+                "--json",
+            ],
+        )
+    )
+    assert summary["config"]["decks"]["P1"] == str(deck) and sum(summary["wins"]) == 4

@@ -70,7 +70,7 @@ def _add_game_options(parser: argparse.ArgumentParser) -> None:
     aterial.add_argument("--decks", help="P1,P2 decks: packaged ids (D1, D2) or deck files; default D1,D2")
     aterial.add_argument("--leaders", help="P1,P2 leader ids replacing the decks' own, e.g. L02,L05")
     aterial.add_argument("--first", choices=["P1", "P2"], help="who plays first (default: drawn from the seed)")
-    aterial.add_argument("--cards", action="append", help="card file to use instead of the packaged set (repeatable)")
+    aterial.add_argument("--cards", action="append", help="card file added to the packaged set (repeatable)")
 
 
 def cmd_scenario_run(args: argparse.Namespace, console: Console) -> int:
@@ -268,7 +268,7 @@ def cmd_deck_validate(args: argparse.Namespace, console: Console) -> int:
     """List every A5 violation of a deck file with its rule id; exit 1 if there is one."""
     from cardlab.games.aterial.cards import load_card_set, load_deck, validate_deck
 
-    cards = load_card_set([Path(path) for path in args.cards] if args.cards else None)
+    cards = load_card_set([Path(path) for path in args.cards] if args.cards else None, with_sample_set=True)
     deck = load_deck(Path(args.file))
     problems = validate_deck(deck, cards)
     for rule, message in problems:
@@ -331,7 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
     validate = deck_commands.add_parser("validate", help="check a deck against the deck rules (A5)")
     validate.add_argument("game", choices=["aterial"], help="which game")
     validate.add_argument("file", help="deck file (one [[deck]] table)")
-    validate.add_argument("--cards", action="append", help="card file to use instead of the packaged set (repeatable)")
+    validate.add_argument("--cards", action="append", help="card file added to the packaged set (repeatable)")
     validate.set_defaults(handler=cmd_deck_validate)
     return parser
 

@@ -134,6 +134,15 @@ class State(ABC):
         only within their group: e.g. one player's deck and hand, never into the other's.
         """
 
+    @abstractmethod
+    def _resync(self) -> bool:
+        """Recompute the legal actions after a re-deal, changing nothing else.
+
+        A world handed to a player must not keep the true state's legal actions: they can name
+        hidden cards (e.g. which suits the player to move holds). Returns False when the deal
+        contradicts the position: the player to move would not face a real choice here.
+        """
+
     def reseed_hidden(self, seed: int) -> None:
         """Replace randomness the state keeps for later (e.g. a future shuffle) by `seed`.
 
@@ -177,11 +186,27 @@ class State(ABC):
         return InfoSet(player, legal, canonical_world(self, player))
 
 
+_MAX_DEALS = 256
+
+
 def _redeal(state: State, player: Player, rng: random.Random | None) -> State:
     """Copy `state`; within each hidden group, pool the cards `player` cannot know and deal them back.
 
-    With no RNG the pools are dealt back sorted, which erases the true arrangement.
+    With no RNG the first deal is sorted, which erases the true arrangement. Deals that would
+    leave the player to move without a real choice contradict what `player` sees (the game is
+    waiting for a decision), so they are dealt again (rejection sampling; a canonical world uses
+    a fixed sequence of shuffles, so it still depends only on what `player` knows).
     """
+    for attempt in range(_MAX_DEALS):
+        shuffle = rng if rng is not None else (random.Random(attempt) if attempt else None)
+        world = _deal(state, player, shuffle)
+        world.reseed_hidden(0 if rng is None else rng.getrandbits(63))
+        if world._resync():
+            return world
+    raise RuntimeError(f"no consistent deal found for {player_name(player)} in {_MAX_DEALS} tries")
+
+
+def _deal(state: State, player: Player, rng: random.Random | None) -> State:
     world = state.clone()
     zones = world.card_zones()
     for group in world.hidden_cards(player):
@@ -189,9 +214,8 @@ def _redeal(state: State, player: Player, rng: random.Random | None) -> State:
         for zone, indices in group:
             cards = zones[zone]
             pool.extend(cards if indices is None else [cards[i] for i in indices])
-        if rng is None:
-            pool.sort()
-        else:
+        pool.sort()  # forget the true arrangement before dealing
+        if rng is not None:
             rng.shuffle(pool)
         start = 0
         for zone, indices in group:
@@ -203,7 +227,6 @@ def _redeal(state: State, player: Player, rng: random.Random | None) -> State:
                 for index in indices:
                     cards[index] = pool[start]
                     start += 1
-    world.reseed_hidden(0 if rng is None else rng.getrandbits(63))
     return world
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import copy
 
 import pytest
-from edelweiss_positions import GAME, attack_obj, make_position
 
 from cardlab.core import PositionError
+
+from .edelweiss_positions import GAME, attack_obj, make_position
 
 
 def base(**kwargs):

@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from edelweiss_positions import GAME, attack_obj, field, hand, kinds, legal, load, make_position, skills
 
 from cardlab.core import IllegalActionError, make_rng
 from cardlab.games.edelweiss import Edelweiss, EdelweissAction, EdelweissConfig
 from cardlab.games.edelweiss.cards import CARD_NAMES, CHARACTERS, Skill, deck_cards
+
+from .edelweiss_positions import GAME, attack_obj, field, hand, kinds, legal, load, make_position, skills
 
 A = EdelweissAction
 

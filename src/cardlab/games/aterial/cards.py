@@ -207,11 +207,14 @@ def _data_file(*parts: str) -> Traversable:
     return resources.files(_PACKAGE).joinpath("data", *parts)
 
 
-def load_card_set(paths: Sequence[Path] | None = None) -> CardSet:
-    """Exactly the cards of `paths` (ids unique across them), or the packaged A21 sample set if None."""
-    if paths is None:
+def load_card_set(paths: Sequence[Path] | None = None, *, with_sample_set: bool = False) -> CardSet:
+    """Exactly the cards of `paths` (ids unique across them), or the packaged A21 sample set if None.
+
+    `with_sample_set` adds the given files to the sample set (a duplicate id is an error).
+    """
+    if paths is None or with_sample_set:
         with resources.as_file(_data_file("cards.toml")) as path:
-            return load_card_set([path])
+            return CardSet({card.id: card for card in map(_card, load_card_tables([path, *(paths or [])]))})
     return CardSet({card.id: card for card in map(_card, load_card_tables(paths))})
 
 

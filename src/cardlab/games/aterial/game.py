@@ -29,7 +29,7 @@ from cardlab.games.aterial.state import OPENING_HAND, W_MULLIGAN, AterialState
 @dataclass(frozen=True)
 class AterialConfig:
     """Decks by packaged id (`D1`) or file path; optional leader overrides; who plays first
-    (None: drawn from the seed, A6.2); extra card files (None: the packaged A21 set)."""
+    (None: drawn from the seed, A6.2); card files added to the packaged A21 set."""
 
     decks: tuple[str, str] = ("D1", "D2")
     leaders: tuple[str | None, str | None] = (None, None)
@@ -90,12 +90,17 @@ class Aterial(Game):
 
     def __init__(self, config: AterialConfig | None = None) -> None:
         self.config = config or AterialConfig()
-        self.card_set: CardSet = load_card_set(None if self.config.cards is None else map(Path, self.config.cards))  # type: ignore[arg-type]
+        extra = None if self.config.cards is None else [Path(path) for path in self.config.cards]
+        self.card_set: CardSet = load_card_set(extra, with_sample_set=True)
         self.actions = build_actions(list(self.card_set.cards))
         self.num_actions = len(self.actions.space)
         # Per card id, what the rules read on every effective-value computation.
         self.keys: dict[str, frozenset[str]] = {
             i: frozenset(ability.key for ability in c.abilities) for i, c in self.card_set.cards.items()
+        }
+        # (printed dominance, rear_support amount, has wide_reach): all that supply reads (A11.2).
+        self.dominance: dict[str, tuple[int, int, bool]] = {
+            i: (c.dominance, c.amount("rear_support"), c.has("wide_reach")) for i, c in self.card_set.cards.items()
         }
         self.amounts: dict[str, dict[str, int]] = {
             i: {key: c.amount(key) for key in self.keys[i]} for i, c in self.card_set.cards.items()

@@ -233,9 +233,17 @@ class AterialState(State):
         return zones
 
     def hidden_cards(self, player: Player) -> list[HiddenGroup]:
-        """A18.4: the own deck's order; the opponent's hand and deck order (their own pool)."""
+        """A18.4: the own deck's order; the opponent's hand and deck order (their own pool).
+
+        A card the opponent has chosen to deploy (window `deploy_to`) is known and stays put.
+        """
         me, them = player_name(player), player_name(1 - player)
-        return [[(f"deck:{me}", None)], [(f"hand:{them}", None), (f"deck:{them}", None)]]
+        hand = self.hands[1 - player]
+        if self.window == W_DEPLOY_TO and self.active != player:
+            hand_slots: list[int] | None = [i for i, inst in enumerate(hand) if inst != self.selected]
+        else:
+            hand_slots = None
+        return [[(f"deck:{me}", None)], [(f"hand:{them}", hand_slots), (f"deck:{them}", None)]]
 
     def reseed_hidden(self, seed: int) -> None:
         self.shuffle_seed = seed
@@ -300,18 +308,26 @@ class AterialState(State):
 
     def dominance_value(self, inst: int) -> int:
         """A17.11: rear_support adds dominance while the unit stands in its back row."""
-        card = self.cards[inst]
-        bonus = self.amounts[inst].get("rear_support", 0) if self.square_of[inst] >= 3 else 0
-        return card.dominance + bonus
+        dominance, rear_support, _ = self._game.dominance[self.cards[inst].id]
+        return dominance + rear_support if self.square_of[inst] >= 3 else dominance
 
     def supply(self, player: Player, square: int) -> int:
         """A11.2: dominance supplied to a square by orthogonal neighbours (diagonal with wide_reach)."""
         field = self.field[player]
-        total = sum(self.dominance_value(field[n]) for n in ORTHOGONAL[square] if field[n] != EMPTY)
+        cards = self.cards
+        table = self._game.dominance
+        total = 0
+        for n in ORTHOGONAL[square]:
+            inst = field[n]
+            if inst != EMPTY:
+                dominance, rear_support, _ = table[cards[inst].id]
+                total += dominance + rear_support if n >= 3 else dominance
         for n in DIAGONAL[square]:
             inst = field[n]
-            if inst != EMPTY and "wide_reach" in self.keys[inst]:
-                total += self.dominance_value(inst)
+            if inst != EMPTY:
+                dominance, rear_support, wide_reach = table[cards[inst].id]
+                if wide_reach:
+                    total += dominance + rear_support if n >= 3 else dominance
         return total
 
     # -- advancing --------------------------------------------------------------------------
@@ -319,6 +335,12 @@ class AterialState(State):
     def _apply_legal(self, action: IndexedAction) -> None:  # type: ignore[override]
         self._do(action)
         self._advance()
+
+    def _resync(self) -> bool:
+        if self.window == W_OVER:
+            return True
+        self._legal = self._compute_legal()  # pure: automatic steps run only inside actions
+        return len(self._legal) >= 2
 
     def _advance(self) -> None:
         """Run automatic steps and single-choice windows until a real choice or the end (A7.4)."""

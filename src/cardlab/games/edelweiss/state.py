@@ -188,6 +188,14 @@ class EdelweissState(State):
         self._do(action)
         self._advance()
 
+    def _resync(self) -> bool:
+        if self.window == W_OVER:
+            return True
+        if self.window == W_MAIN and all(card & 3 == DIAMOND for card in self.hands[self.turn_player]):
+            return False  # Diamond Dust would be automatic: no choice to wait for
+        self._legal = self._compute_legal()  # pure at every other resting window
+        return len(self._legal) >= 2
+
     def _advance(self) -> None:
         """Run automatic steps and forced windows until a real choice or the end (E14.3)."""
         while True:
