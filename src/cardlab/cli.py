@@ -279,9 +279,27 @@ def cmd_deck_validate(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_play(args: argparse.Namespace, console: Console) -> int:
+    from cardlab.agents import parse_spec
     from cardlab.play.terminal import play_game
 
+    parse_spec(args.vs)
     return play_game(_game_from_args(args), args, console)
+
+
+def cmd_serve(args: argparse.Namespace, console: Console) -> int:
+    """Run the web app (needs the `web` extra)."""
+    try:
+        import uvicorn
+
+        from cardlab.web.app import create_app
+    except ImportError:
+        raise CardlabError("the web app needs the web extra: pip install -e '.[web]'") from None
+    from cardlab.store import default_db_path
+
+    db = Path(args.db) if args.db else default_db_path().with_name("play.sqlite")
+    console.print(f"cardlab web app on http://{args.host}:{args.port}/ (database {db})")
+    uvicorn.run(create_app(db), host=args.host, port=args.port, log_level="warning")
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -299,6 +317,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_options(play)
     play.add_argument("--seat", choices=["P1", "P2"], default="P1", help="your seat (default P1)")
     play.add_argument("--vs", default="random", help="the opponent's agent spec (default random)")
+    play.add_argument("--load", help="continue a game saved with `save FILE`")
     play.set_defaults(handler=cmd_play)
 
     simulate = commands.add_parser("simulate", help="two agents head to head, seats swapped per deal")
@@ -325,6 +344,12 @@ def build_parser() -> argparse.ArgumentParser:
             sub.add_argument("--workers", type=int, help="worker processes (default: all cores)")
             sub.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
             sub.add_argument("--mirrors", action="store_true", help="also play the mirror pairings")
+
+    serve = commands.add_parser("serve", help="the web app: play in a browser")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1, this machine only)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--db", help="SQLite database of web games (default: in the user data directory)")
+    serve.set_defaults(handler=cmd_serve)
 
     deck = commands.add_parser("deck", help="deck files")
     deck_commands = deck.add_subparsers(dest="deck_command", required=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 
@@ -38,8 +39,19 @@ def test_illegal_input_is_explained_and_asked_again(monkeypatch, capsys) -> None
 
 
 def test_seat_p2_and_skills_options(monkeypatch, capsys) -> None:
-    out = _play(monkeypatch, capsys, "1\n" * 200, "--seat", "P2", "--standard", "accel2",
-                "--characters", "VIRIDIAN,EAGLE", "--seed", "5")  # fmt: skip
+    out = _play(
+        monkeypatch,
+        capsys,
+        "1\n" * 200,
+        "--seat",
+        "P2",
+        "--standard",
+        "accel2",
+        "--characters",
+        "VIRIDIAN,EAGLE",
+        "--seed",
+        "5",
+    )
     assert "you are P2" in out
     assert "Game over:" in out
 
@@ -62,3 +74,73 @@ def test_aterial_opponent_hand_stays_hidden(monkeypatch, capsys) -> None:
     out = _play(monkeypatch, capsys, "1\n" * 50 + "q\n", "aterial", "--seed", "4", "--seat", "P2")
     assert "P1 draws a card." in out
     assert not any(line.strip().startswith("· P1 draws S") for line in out.splitlines())
+
+
+def test_undo_takes_back_the_last_decision_and_the_replies(monkeypatch, capsys) -> None:
+    out = _play(monkeypatch, capsys, "1\n1\nundo\nq\n", "--seed", "3", "--vs", "heuristic")
+    assert "undone: back to your previous decision" in out
+    panels = out.split("╭")[1:]  # one board panel per decision asked
+    assert len(panels) == 4  # decisions 1, 2 and 3 asked, then decision 3 undone
+    board = lambda panel: panel.split("╰")[0]  # noqa: E731
+    assert board(panels[3]) == board(panels[1])  # back at the second decision's position
+    assert board(panels[2]) != board(panels[1])
+
+
+def test_session_undo_restores_the_exact_position() -> None:
+    from rich.console import Console
+
+    from cardlab.games.aterial import Aterial
+    from cardlab.play.terminal import Session, _undo
+
+    session = Session(Aterial(), seed=2, seat=0, vs="heuristic")
+    state = session.game.new_state(2)
+    positions = []
+    for _ in range(12):
+        actor = state.current_player()
+        if actor == 0:
+            positions.append((len(session.history), state.position()))
+        action = str(state.legal_actions()[-1])
+        state.apply(action)
+        session.history.append((actor, action))
+    while session.history and session.history[-1][0] != 0:
+        session.history.pop()  # the opponent's replies are taken back with the decision
+    expected_length, expected = positions[-1]
+    state, _ = _undo(session, state, Console(file=io.StringIO()))
+    assert len(session.history) == expected_length
+    assert state.position() == expected
+
+
+def test_undo_with_nothing_to_undo(monkeypatch, capsys) -> None:
+    out = _play(monkeypatch, capsys, "undo\nq\n", "--seed", "3")
+    assert "nothing to undo" in out
+
+
+def test_save_and_load_continue_the_same_game(monkeypatch, capsys, tmp_path) -> None:
+    saved = tmp_path / "game.json"
+    first = _play(monkeypatch, capsys, f"1\n1\nsave {saved}\nq\n", "--seed", "5", "--vs", "heuristic")
+    assert "saved to" in first
+    data = json.loads(saved.read_text())
+    assert data["game"] == "edelweiss" and data["seed"] == 5 and len(data["actions"]) >= 2
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    assert main(["play", "edelweiss", "--load", str(saved)]) == 0
+    resumed = capsys.readouterr().out
+    board = [line for line in first.splitlines() if "Turn " in line][-1]
+    assert board in resumed  # the same position, shown again
+
+
+def test_load_rejects_a_tampered_file(monkeypatch, capsys, tmp_path) -> None:
+    saved = tmp_path / "bad.json"
+    saved.write_text(
+        json.dumps(
+            {
+                "game": "edelweiss",
+                "config": {"deck": "full", "standard": None, "characters": None},
+                "seed": 1,
+                "seat": "P1",
+                "vs": "random",
+                "actions": ["BLOCK"],
+            }
+        )
+    )
+    assert main(["play", "edelweiss", "--load", str(saved)]) == 2
+    assert "actions[0]" in capsys.readouterr().err

@@ -119,8 +119,8 @@ class State(ABC):
         """The full state as JSON-able data; round-trips through `Game.load_position`."""
 
     @abstractmethod
-    def observation(self, player: Player) -> dict[str, Any]:
-        """What `player` may see, as JSON-able data; never a hidden card."""
+    def observation(self, player: Player | None) -> dict[str, Any]:
+        """What `player` may see (None: a spectator), as JSON-able data; never a hidden card."""
 
     @abstractmethod
     def card_zones(self) -> Mapping[str, list[int]]:

@@ -1,29 +1,86 @@
-"""Play any cardlab game at the terminal against an agent.
+"""Play any cardlab game at the terminal against an agent, with undo, save and load.
 
 Each game contributes a `render` module with `render_board(observation)`, `event_text(event)`
-and `WINDOW_HINTS`; this loop knows nothing else about the game.
+and `WINDOW_HINTS`; this loop knows nothing else about the game. A game in progress is its
+config, seed and action list (the engine is deterministic), which is what `save` writes.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+from dataclasses import dataclass, field
 from importlib import import_module
+from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
 from cardlab.agents import make_agent
-from cardlab.core.errors import IllegalActionError
-from cardlab.core.game import Game, parse_player
+from cardlab.core.errors import CardlabError, IllegalActionError
+from cardlab.core.game import PLAYER_NAMES, Game, State, parse_player
 from cardlab.core.rng import derive_seed, make_rng
+from cardlab.games import game_class
+
+COMMANDS = "number or action; undo; save FILE; q to quit"
+
+
+@dataclass
+class Session:
+    """A terminal game: who sits where, and every action so far with who made it."""
+
+    game: Game
+    seed: int
+    seat: int
+    vs: str
+    history: list[tuple[int, str]] = field(default_factory=list)
+
+    def rebuild(self) -> State:
+        state = self.game.new_state(self.seed)
+        for _, action in self.history:
+            state.apply(action)
+        return state
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game.name,
+            "config": self.game.config_json(),
+            "seed": self.seed,
+            "seat": PLAYER_NAMES[self.seat],
+            "vs": self.vs,
+            "actions": [a for _, a in self.history],
+        }
+
+    @classmethod
+    def load(cls, path: Path) -> tuple[Session, State]:
+        """Rebuild a saved game; every action is replayed and checked."""
+        try:
+            data = json.loads(path.read_text())
+            game = game_class(data["game"]).from_config(data["config"])
+            session = cls(game, int(data["seed"]), parse_player(data["seat"]), str(data["vs"]))
+            state = game.new_state(session.seed)
+            for index, action in enumerate(data["actions"]):
+                actor = state.current_player()
+                try:
+                    state.apply(action)
+                except IllegalActionError as exc:
+                    raise CardlabError(f"{path}: actions[{index}]: {exc}") from None
+                session.history.append((actor if actor is not None else 0, action))
+        except (OSError, json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            raise CardlabError(f"cannot load {path}: {exc}") from None
+        return session, state
 
 
 def play_game(game: Game, args: argparse.Namespace, console: Console) -> int:
     """Loop: show the board and new events, read a choice, let the opponent agent answer."""
-    render = import_module(f"cardlab.games.{game.name}.render")
-    me = parse_player(args.seat)
-    state = game.new_state(args.seed)
-    opponent = make_agent(args.vs)
-    rng = make_rng(derive_seed(args.seed, "opponent"))
+    if getattr(args, "load", None):
+        session, state = Session.load(Path(args.load))
+    else:
+        session = Session(game, args.seed, parse_player(args.seat), args.vs)
+        state = session.game.new_state(session.seed)
+    render = import_module(f"cardlab.games.{session.game.name}.render")
+    opponent = make_agent(session.vs)
+    me = session.seat
     assert state.events is not None
     seen = 0
     while (player := state.current_player()) is not None:
@@ -31,7 +88,10 @@ def play_game(game: Game, args: argparse.Namespace, console: Console) -> int:
             console.print(f"  · {render.event_text(event)}")
         seen = len(state.events)
         if player != me:
-            state.apply(opponent.act(state.infoset(player), rng))
+            rng = make_rng(derive_seed(session.seed, "opponent", len(session.history)))
+            action = str(opponent.act(state.infoset(player), rng))
+            state.apply(action)
+            session.history.append((player, action))
             continue
         view = state.observation(me)
         console.print(render.render_board(view))
@@ -40,13 +100,21 @@ def play_game(game: Game, args: argparse.Namespace, console: Console) -> int:
         for number, action in enumerate(legal, 1):
             console.print(f"  [bold]{number}[/] {action}")
         try:
-            answer = console.input("choose (number or action, q to quit): ").strip()
+            answer = console.input(f"choose ({COMMANDS}): ").strip()
         except EOFError:
             return 0
         if answer.lower() in ("q", "quit"):
             return 0
+        if answer.lower() == "undo":
+            state, seen = _undo(session, state, console)
+            continue
+        if answer.lower().startswith("save"):
+            _save(session, answer[4:].strip(), console)
+            continue
         try:
-            state.apply(legal[int(answer) - 1] if answer.isdigit() and 0 < int(answer) <= len(legal) else answer)
+            chosen = legal[int(answer) - 1] if answer.isdigit() and 0 < int(answer) <= len(legal) else answer
+            state.apply(chosen)
+            session.history.append((me, str(chosen)))
         except IllegalActionError as exc:
             console.print(f"[red]{exc}[/]")
     for event in state.events.for_player(me, seen):
@@ -56,3 +124,29 @@ def play_game(game: Game, args: argparse.Namespace, console: Console) -> int:
     verdict = "Draw" if outcome.winner is None else ("You win" if outcome.winner == me else "You lose")
     console.print(f"[bold]{verdict}[/] ({outcome.reason.replace('_', ' ')}).")
     return 0
+
+
+def _undo(session: Session, state: State, console: Console) -> tuple[State, int]:
+    """Take back your last decision and everything the opponent did after it."""
+    if not any(actor == session.seat for actor, _ in session.history):
+        console.print("[yellow]nothing to undo[/]")
+        return state, len(state.events or [])
+    while session.history:
+        actor, _ = session.history.pop()
+        if actor == session.seat:
+            break
+    rebuilt = session.rebuild()
+    console.print("[yellow]undone: back to your previous decision[/]")
+    return rebuilt, len(rebuilt.events or [])
+
+
+def _save(session: Session, target: str, console: Console) -> None:
+    if not target:
+        console.print("[red]save needs a file name: save FILE[/]")
+        return
+    try:
+        Path(target).write_text(json.dumps(session.to_json(), indent=1) + "\n")
+    except OSError as exc:
+        console.print(f"[red]cannot save to {target}: {exc.strerror}[/]")
+        return
+    console.print(f"saved to {target}; continue later with: cardlab play {session.game.name} --load {target}")

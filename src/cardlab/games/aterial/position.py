@@ -131,10 +131,10 @@ def dump_position(state: AterialState) -> dict[str, Any]:
     return _result(state, data)
 
 
-def dump_observation(state: AterialState, player: Player) -> dict[str, Any]:
+def dump_observation(state: AterialState, player: Player | None) -> dict[str, Any]:
     """A18.4: no opponent hand, no deck order; counts, LP, damage and unit states are public."""
     data = _common(state)
-    data["player"] = PLAYER_NAMES[player]
+    data["player"] = None if player is None else PLAYER_NAMES[player]
     to_move = state.current_player()
     data["to_move"] = None if to_move is None else PLAYER_NAMES[to_move]
     data["players"] = {

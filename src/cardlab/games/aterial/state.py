@@ -253,7 +253,7 @@ class AterialState(State):
 
         return dump_position(self)
 
-    def observation(self, player: Player) -> dict[str, Any]:
+    def observation(self, player: Player | None) -> dict[str, Any]:
         from cardlab.games.aterial.position import dump_observation
 
         return dump_observation(self, player)

@@ -86,10 +86,10 @@ def dump_position(state: EdelweissState) -> dict[str, Any]:
     return data
 
 
-def dump_observation(state: EdelweissState, player: Player) -> dict[str, Any]:
+def dump_observation(state: EdelweissState, player: Player | None) -> dict[str, Any]:
     """What `player` sees (E2.5, E10): no deck order, no unrevealed opponent card."""
     data = _common(state)
-    data["player"] = PLAYER_NAMES[player]
+    data["player"] = None if player is None else PLAYER_NAMES[player]
     data["to_move"] = None if state.current_player() is None else PLAYER_NAMES[state.current_player()]
     data["deck_size"] = len(state.deck)
     data["discard"] = [card_name(card) for card in state.discard]

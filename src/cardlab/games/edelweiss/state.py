@@ -177,7 +177,7 @@ class EdelweissState(State):
 
         return dump_position(self)
 
-    def observation(self, player: Player) -> dict[str, Any]:
+    def observation(self, player: Player | None) -> dict[str, Any]:
         from cardlab.games.edelweiss.position import dump_observation
 
         return dump_observation(self, player)
