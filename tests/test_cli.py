@@ -21,7 +21,8 @@ def test_simulate_json_counts_every_game_once(capsys) -> None:
     assert sum(summary["wins"]) == 40
     assert summary["win_rate"] == [w / 40 for w in summary["wins"]]
     assert all(low <= rate <= high for (low, high), rate in zip(summary["ci95"], summary["win_rate"], strict=True))
-    assert 0 <= summary["first_player_win_rate"] <= 1
+    assert summary["seat_wins"]["P1"] + summary["seat_wins"]["P2"] == 40
+    assert summary["first_player_win_rate"] == summary["seat_wins"]["P1"] / 40
     assert summary["games_per_second"] > 0
     assert summary["decisions"] >= 40  # every game asks at least one real question
 

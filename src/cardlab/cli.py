@@ -145,11 +145,14 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     results = _run_with_progress(tasks, args.workers, console, f"{agents[0]} vs {agents[1]}")
     elapsed = time.perf_counter() - start
     wins = [0, 0]
-    first_wins = decisions = 0
+    first_wins = decisions = draws = 0
     for result in results:
         winner_seat = result.record.winner
-        first_wins += winner_seat == 0
         decisions += result.record.decisions
+        if winner_seat is None:
+            draws += 1
+            continue
+        first_wins += winner_seat == 0
         wins[winner_seat ^ result.task.labels["swapped"]] += 1
     summary = {
         "game": game.name,
@@ -160,6 +163,8 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
         "wins": wins,
         "win_rate": [w / args.games for w in wins],
         "ci95": [list(wilson_interval(w, args.games)) for w in wins],
+        "seat_wins": {"P1": first_wins, "P2": args.games - first_wins - draws},
+        "draws": draws,
         "first_player_win_rate": first_wins / args.games,
         "first_player_ci95": list(wilson_interval(first_wins, args.games)),
         "decisions": decisions,
@@ -178,6 +183,7 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
         table.add_row(spec, str(won), f"{won / args.games:.1%}", f"[{ci[0]:.1%}, {ci[1]:.1%}]")
     console.print(table)
     console.print(
+        f"wins by seat: P1 (first) {first_wins}, P2 (second) {summary['seat_wins']['P2']}; "
         f"first player wins {summary['first_player_win_rate']:.1%}; "
         f"{summary['games_per_second']} games/s, {decisions / elapsed:,.0f} decisions/s"
     )
