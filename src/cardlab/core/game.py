@@ -186,6 +186,39 @@ class State(ABC):
         return InfoSet(player, legal, canonical_world(self, player))
 
 
+class SteppingState(State):
+    """A state that applies automatic steps and single-option decisions itself.
+
+    Subclasses say what is legal at the current point (`_compute_legal`, which may run automatic
+    steps on the way) and how one action changes the state (`_do`); this class keeps the state
+    resting at real choices only, as every game's forced-window rule asks.
+    """
+
+    _legal: tuple[Action, ...]
+
+    @abstractmethod
+    def _compute_legal(self) -> tuple[Action, ...]: ...
+
+    @abstractmethod
+    def _do(self, action: Action) -> None: ...
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        return self._legal
+
+    def _apply_legal(self, action: Action) -> None:
+        self._do(action)
+        self._advance()
+
+    def _advance(self) -> None:
+        """Run automatic steps and single-option decisions until a real choice or the end."""
+        while True:
+            legal = self._compute_legal()
+            if len(legal) != 1:
+                self._legal = legal
+                return
+            self._do(legal[0])
+
+
 _MAX_DEALS = 256
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from cardlab.core.actions import IndexedAction
 from cardlab.core.errors import IllegalActionError
 from cardlab.core.events import Event, EventLog
-from cardlab.core.game import HiddenGroup, Outcome, Player, State, player_name
+from cardlab.core.game import HiddenGroup, Outcome, Player, SteppingState, player_name
 from cardlab.core.rng import derive_seed
 from cardlab.games.aterial.actions import ACTIVATED_KEYS, HAND_KEYS
 from cardlab.games.aterial.board import (
@@ -70,7 +70,7 @@ Trigger = tuple[int, str, int, int]
 """(controller, ability key, amount, source instance): a triggered ability waiting to resolve."""
 
 
-class AterialState(State):
+class AterialState(SteppingState):
     """A position of Aterial; see `cardlab.games.aterial.position` for its JSON form."""
 
     __slots__ = (
@@ -169,9 +169,6 @@ class AterialState(State):
         if window == W_BLOCK:
             return 1 - self.active
         return self.active
-
-    def legal_actions(self) -> tuple[IndexedAction, ...]:
-        return self._legal
 
     def outcome(self) -> Outcome | None:
         if self.window != W_OVER:
@@ -332,24 +329,11 @@ class AterialState(State):
 
     # -- advancing --------------------------------------------------------------------------
 
-    def _apply_legal(self, action: IndexedAction) -> None:  # type: ignore[override]
-        self._do(action)
-        self._advance()
-
     def _resync(self) -> bool:
         if self.window == W_OVER:
             return True
         self._legal = self._compute_legal()  # pure: automatic steps run only inside actions
         return len(self._legal) >= 2
-
-    def _advance(self) -> None:
-        """Run automatic steps and single-choice windows until a real choice or the end (A7.4)."""
-        while True:
-            legal = self._compute_legal()
-            if len(legal) != 1:
-                self._legal = legal
-                return
-            self._do(legal[0])
 
     def _log(
         self, kind: str, secret: dict[str, Any] | None = None, secret_to: Player | None = None, **public: Any

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cardlab.core.events import Event, EventLog
-from cardlab.core.game import HiddenGroup, Outcome, Player, State, player_name
+from cardlab.core.game import HiddenGroup, Outcome, Player, SteppingState, player_name
 from cardlab.games.edelweiss.actions import (
     FIELD_GUARD_BY_SUIT,
     GUARD_BY_SUIT,
@@ -74,7 +74,7 @@ def _find(field: list[int], pattern: int) -> int:
     return -1
 
 
-class EdelweissState(State):
+class EdelweissState(SteppingState):
     """A position of Edelweiss; see `cardlab.games.edelweiss.position` for its JSON form."""
 
     __slots__ = (
@@ -127,9 +127,6 @@ class EdelweissState(State):
         if window in (W_INTERCEPT, W_DEFENSE):
             return 1 - self.turn_player
         return self.turn_player
-
-    def legal_actions(self) -> tuple[A, ...]:
-        return self._legal
 
     def outcome(self) -> Outcome | None:
         if self.winner is None:
@@ -184,10 +181,6 @@ class EdelweissState(State):
 
     # -- advancing --------------------------------------------------------------------------
 
-    def _apply_legal(self, action: A) -> None:  # type: ignore[override]
-        self._do(action)
-        self._advance()
-
     def _resync(self) -> bool:
         if self.window == W_OVER:
             return True
@@ -195,15 +188,6 @@ class EdelweissState(State):
             return False  # Diamond Dust would be automatic: no choice to wait for
         self._legal = self._compute_legal()  # pure at every other resting window
         return len(self._legal) >= 2
-
-    def _advance(self) -> None:
-        """Run automatic steps and forced windows until a real choice or the end (E14.3)."""
-        while True:
-            legal = self._compute_legal()
-            if len(legal) != 1:
-                self._legal = legal
-                return
-            self._do(legal[0])
 
     def _log(self, kind: str, secret: dict[str, Any] | None = None, **public: Any) -> None:
         """Record an event; callers check `self.events` first so that no text is built when off."""

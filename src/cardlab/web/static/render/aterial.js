@@ -320,7 +320,7 @@ function pendingBox(obs) {
 export function render(view, container, onAction) {
   const obs = (view && view.observation) || {};
   const spectator = !view.seat && !obs.player;
-  const me = view.seat || obs.player || "P1";
+  const me = view.seat || obs.player || (view.perspective === "P2" ? "P2" : "P1");
   const them = other(me);
   const legal = Array.isArray(view.legal) && typeof onAction === "function" ? view.legal : [];
   const highlights = new Map();

@@ -280,7 +280,7 @@ export function render(view, container, onAction) {
   const obs = (view && view.observation) || {};
   const players = obs.players || {};
   const spectator = !view.seat && !obs.player;
-  const me = view.seat || obs.player || "P1";
+  const me = view.seat || obs.player || (view.perspective === "P2" ? "P2" : "P1");
   const them = other(me);
   const legal = Array.isArray(view.legal) && typeof onAction === "function" ? view.legal : [];
   const mine = players[me] || {};

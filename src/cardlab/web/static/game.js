@@ -1,0 +1,335 @@
+// The play page: /play/{id}?token=T. Loads the seat's view, keeps it live through the
+// websocket (polling GET every 1.5 s while the socket is down), renders the board with the
+// game's renderer module and lets the player click legal actions.
+
+import { api, h, replace, idFromPath, loadRenderer, seatLabel, words, rememberGame } from "./common.js";
+
+const gameId = idFromPath("play");
+const token = new URLSearchParams(location.search).get("token") || "";
+const $ = (id) => document.getElementById(id);
+
+let view = null;
+let renderer = null;
+let rendererGame = null;
+let busy = false;
+let socket = null;
+let pollTimer = null;
+let reconnectTimer = null;
+let reconnectDelay = 3000;
+let lastLogKey = "";
+let remembered = false;
+
+function viewUrl() {
+  return `/api/games/${encodeURIComponent(gameId)}${token ? `?token=${encodeURIComponent(token)}` : ""}`;
+}
+
+function isView(data) {
+  return data && typeof data === "object" && data.observation && typeof data.observation === "object";
+}
+
+async function accept(data) {
+  if (!isView(data)) {
+    if (data && typeof data === "object" && data.error) showError(String(data.error));
+    return;
+  }
+  const version = Number(data.version);
+  if (view && Number.isFinite(version) && Number.isFinite(Number(view.version)) && version < Number(view.version)) return;
+  if (!renderer || rendererGame !== data.game) {
+    renderer = await loadRenderer(data.game);
+    rendererGame = data.game;
+  }
+  view = data;
+  if (!remembered) {
+    remembered = true;
+    rememberGame({
+      id: gameId,
+      game: data.game,
+      title: data.title || data.game,
+      seats: data.seats || {},
+      urls: token && data.seat ? { [data.seat]: `/play/${encodeURIComponent(gameId)}?token=${encodeURIComponent(token)}` } : {},
+      spectator_url: `/play/${encodeURIComponent(gameId)}`,
+      created: Date.now(),
+    });
+  }
+  draw();
+  if (isOver()) stopPolling();
+}
+
+function isOver() {
+  return !!view && (view.status === "over" || !!view.result || (view.observation && view.observation.window === "over"));
+}
+
+function windowName(w) {
+  return renderer && typeof renderer.windowName === "function" ? renderer.windowName(w) : words(w);
+}
+
+function actionLabel(action) {
+  try {
+    return renderer && typeof renderer.actionLabel === "function" ? renderer.actionLabel(action, view) : action;
+  } catch {
+    return action;
+  }
+}
+
+function resultText(result, seat) {
+  if (!result) return "Game over.";
+  const reason = result.reason ? ` (${words(result.reason)})` : "";
+  if (!result.winner) return `Game over: draw${reason}.`;
+  if (seat) return result.winner === seat ? `You win!${reason}` : `You lose — ${result.winner} wins${reason}.`;
+  return `${result.winner} wins${reason}.`;
+}
+
+function draw() {
+  const obs = view.observation || {};
+  const seat = view.seat || null;
+  const legal = Array.isArray(view.legal) ? view.legal : [];
+  const over = isOver();
+  const myMove = legal.length > 0 && !over;
+  const title = view.title || view.game || "game";
+
+  document.title = `${myMove ? "● " : ""}${title} — ${seat || "spectator"} · cardlab`;
+  replace($("title"), title, " ", h("span", { class: "muted" }, seat ? `— you are ${seat}` : "— spectating"));
+  replace(
+    $("links"),
+    h("a", { href: "/" }, "Lobby"),
+    view.game ? h("a", { href: `/rules/${encodeURIComponent(view.game)}`, target: "_blank" }, "Rules") : null,
+    h("a", { href: `/replay/${encodeURIComponent(gameId)}` }, "Replay"),
+    seat ? h("a", { href: `/play/${encodeURIComponent(gameId)}`, title: "the public view of this game" }, "Spectator view") : null,
+  );
+
+  // status line: turn, whose turn, window, who must act
+  const turnPlayer = obs.turn_player || obs.active || null;
+  const parts = [];
+  if (obs.turn !== undefined && obs.turn !== null) parts.push(`Turn ${obs.turn}`);
+  if (turnPlayer) parts.push(`${turnPlayer}'s turn`);
+  if (obs.window) parts.push(windowName(obs.window));
+  let who;
+  if (over) who = h("b", null, resultText(view.result, seat));
+  else if (myMove) who = h("b", { class: "your-move" }, "Your move");
+  else if (obs.to_move) who = `Waiting for ${seatLabel(obs.to_move, view.seats)}…`;
+  else who = "Waiting…";
+  replace($("status"), h("span", { "data-window": obs.window || "" }, parts.join(" · ")), " — ", who);
+  $("status").classList.toggle("my-move", myMove);
+
+  $("hint").textContent = over ? "" : view.hint || "";
+  $("hint").hidden = over || !view.hint;
+
+  renderer.render(view, $("board"), over ? null : onAction);
+  drawLegal(legal, over, seat, obs);
+  drawLog();
+  drawResult(over, seat);
+  if (busy) setBusy(true);
+}
+
+function drawLegal(legal, over, seat, obs) {
+  const box = $("legal");
+  if (over) {
+    replace(box, h("p", { class: "muted" }, "The game is over."));
+  } else if (legal.length) {
+    replace(
+      box,
+      legal.map((action) =>
+        h(
+          "button",
+          { type: "button", class: "action-btn", "data-action": action, title: action, onclick: () => onAction(action) },
+          h("span", { class: "label" }, actionLabel(action)),
+          h("code", null, action),
+        ),
+      ),
+    );
+  } else if (!seat) {
+    replace(box, h("p", { class: "muted" }, "You are watching as a spectator."));
+  } else {
+    replace(box, h("p", { class: "muted" }, obs.to_move ? `Waiting for ${seatLabel(obs.to_move, view.seats)}…` : "Waiting…"));
+  }
+}
+
+function drawLog() {
+  const events = Array.isArray(view.events) ? view.events : [];
+  const key = `${events.length}|${events.length ? JSON.stringify(events[events.length - 1]) : ""}`;
+  if (key === lastLogKey) return;
+  lastLogKey = key;
+  const log = $("log");
+  replace(
+    log,
+    events.map((event, index) => {
+      const kind = event && typeof event === "object" ? String(event.kind || "") : "";
+      const text = event && typeof event === "object" ? event.text || kind : String(event);
+      return h("li", { "data-kind": kind, "data-index": index }, text);
+    }),
+  );
+  log.scrollTop = log.scrollHeight;
+}
+
+function drawResult(over, seat) {
+  const box = $("result");
+  if (!over) {
+    box.hidden = true;
+    replace(box);
+    return;
+  }
+  const result = view.result || null;
+  const outcome = !result || !result.winner ? "draw" : seat ? (result.winner === seat ? "win" : "loss") : "neutral";
+  box.hidden = false;
+  box.className = `result ${outcome}`;
+  box.setAttribute("data-winner", (result && result.winner) || "");
+  replace(
+    box,
+    h("div", { class: "result-text" }, resultText(result, seat)),
+    h(
+      "div",
+      { class: "result-actions" },
+      token ? h("button", { type: "button", id: "rematch", class: "primary", onclick: rematch }, "Rematch") : null,
+      h("a", { class: "button", href: `/replay/${encodeURIComponent(gameId)}` }, "Watch replay"),
+      h("a", { class: "button", href: "/" }, "Back to lobby"),
+    ),
+  );
+}
+
+async function rematch() {
+  const button = $("rematch");
+  if (button) button.disabled = true;
+  try {
+    const created = await api(`/api/games/${encodeURIComponent(gameId)}/rematch`, { method: "POST", body: { token } });
+    const seat = view && view.seat;
+    const urls = (created && created.urls) || {};
+    rememberGame({
+      id: created.id,
+      game: view.game,
+      title: view.title || view.game,
+      seats: view.seats || {},
+      urls,
+      spectator_url: created.spectator_url || `/play/${created.id}`,
+      created: Date.now(),
+    });
+    const target = (seat && urls[seat]) || created.spectator_url || `/play/${encodeURIComponent(created.id)}`;
+    location.href = target;
+  } catch (exc) {
+    showError(`Rematch failed: ${exc.message}`);
+    if (button) button.disabled = false;
+  }
+}
+
+function setBusy(on) {
+  for (const node of document.querySelectorAll("#legal [data-action], #board [data-action]")) {
+    if (node.tagName === "BUTTON") node.disabled = on;
+    node.classList.toggle("busy", on);
+  }
+}
+
+async function onAction(action) {
+  if (busy || !view || !token) return;
+  busy = true;
+  setBusy(true);
+  hideError();
+  try {
+    const next = await api(`/api/games/${encodeURIComponent(gameId)}/actions`, { method: "POST", body: { token, action } });
+    busy = false;
+    await accept(next);
+  } catch (exc) {
+    busy = false;
+    const legal = exc.data && Array.isArray(exc.data.legal) ? exc.data.legal : null;
+    showError(`${action}: ${exc.message}${legal && legal.length ? ` (legal: ${legal.join(", ")})` : ""}`);
+    refresh();
+  } finally {
+    busy = false;
+    setBusy(false);
+  }
+}
+
+function showError(text) {
+  const box = $("error");
+  box.textContent = text;
+  box.hidden = false;
+}
+
+function hideError() {
+  $("error").hidden = true;
+  $("error").textContent = "";
+}
+
+function setConn(text, cls) {
+  const node = $("conn");
+  node.textContent = text;
+  node.className = `conn ${cls || ""}`;
+}
+
+async function refresh() {
+  try {
+    await accept(await api(viewUrl()));
+  } catch (exc) {
+    setConn(`offline: ${exc.message}`, "bad");
+  }
+}
+
+function startPolling() {
+  if (pollTimer || isOver()) return;
+  pollTimer = setInterval(refresh, 1500);
+}
+
+function stopPolling() {
+  if (pollTimer) clearInterval(pollTimer);
+  pollTimer = null;
+}
+
+function connect() {
+  if (reconnectTimer) clearTimeout(reconnectTimer);
+  reconnectTimer = null;
+  if (!("WebSocket" in window)) {
+    setConn("polling", "warn");
+    startPolling();
+    return;
+  }
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const url = `${proto}//${location.host}/ws/games/${encodeURIComponent(gameId)}${token ? `?token=${encodeURIComponent(token)}` : ""}`;
+  try {
+    socket = new WebSocket(url);
+  } catch {
+    setConn("polling", "warn");
+    startPolling();
+    return;
+  }
+  socket.onopen = () => {
+    reconnectDelay = 3000;
+    setConn("live", "ok");
+    stopPolling();
+  };
+  socket.onmessage = (event) => {
+    let data = null;
+    try {
+      data = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    accept(data);
+  };
+  socket.onclose = () => {
+    socket = null;
+    if (isOver()) {
+      setConn("game over", "");
+      return;
+    }
+    setConn("polling (live updates lost)", "warn");
+    startPolling();
+    reconnectTimer = setTimeout(connect, reconnectDelay);
+    reconnectDelay = Math.min(reconnectDelay * 2, 30000);
+  };
+}
+
+async function main() {
+  if (!gameId) {
+    replace($("status"), "No game id in the address.");
+    return;
+  }
+  try {
+    await accept(await api(viewUrl()));
+  } catch (exc) {
+    replace($("status"), h("b", null, `Could not load game ${gameId}: ${exc.message}`));
+    replace($("legal"));
+    startPolling();
+    return;
+  }
+  connect();
+}
+
+main();

@@ -1,0 +1,55 @@
+// The rules page: /rules/{game}. The summary is an HTML fragment shipped with cardlab
+// (src/cardlab/web/rules/<game>.html), served by the server at /api/rules/{game}.
+
+import { api, h, replace, idFromPath } from "./common.js";
+
+const game = idFromPath("rules");
+const $ = (id) => document.getElementById(id);
+
+async function main() {
+  const box = $("rules");
+  if (!/^[a-z0-9_-]+$/i.test(game)) {
+    replace(box, h("p", null, "No game named in the address."));
+    return;
+  }
+  let title = game;
+  let games = [];
+  try {
+    const meta = await api("/api/meta");
+    if (meta && meta.games && typeof meta.games === "object") {
+      games = Object.keys(meta.games);
+      if (meta.games[game] && meta.games[game].title) title = meta.games[game].title;
+    }
+  } catch {
+    /* the rules still load without the metadata */
+  }
+  document.title = `${title} — rules · cardlab`;
+  replace($("title"), `Rules — ${title}`);
+  replace(
+    $("links"),
+    h("a", { href: "/" }, "Lobby"),
+    games
+      .filter((name) => name !== game)
+      .map((name) => h("a", { href: `/rules/${encodeURIComponent(name)}` }, `Rules: ${name}`)),
+  );
+  try {
+    const response = await fetch(`/api/rules/${encodeURIComponent(game)}`, { headers: { Accept: "text/html" } });
+    if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+    let html = await response.text();
+    if ((response.headers.get("Content-Type") || "").includes("json")) {
+      // tolerate a JSON wrapper such as {"html": "..."}
+      const data = JSON.parse(html);
+      html = typeof data === "string" ? data : String((data && (data.html || data.content)) || "");
+    }
+    // The fragment is a static file shipped with cardlab (trusted content, not user data).
+    const template = document.createElement("template");
+    template.innerHTML = html;
+    for (const node of template.content.querySelectorAll("script")) node.remove();
+    replace(box, template.content);
+    if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
+  } catch (exc) {
+    replace(box, h("p", null, `No rules summary for ${game}: ${exc.message}`));
+  }
+}
+
+main();
