@@ -65,15 +65,17 @@ def create_app(db_path: Path | str, agent_delay: float = 0.6) -> FastAPI:
         return JSONResponse(exc.body(), status_code=exc.status)
 
     @app.get("/api/meta")
-    def meta() -> dict[str, Any]:
+    async def meta() -> dict[str, Any]:
         return {"games": {name: {"title": GAME_TITLES.get(name, name)} for name in GAME_NAMES}, "agents": AGENT_CHOICES}
 
     @app.post("/api/games", status_code=201)
-    def create_game(body: NewGame) -> dict[str, Any]:
-        return manager.create(body.game, body.config, body.seats, body.seed)
+    async def create_game(body: NewGame) -> dict[str, Any]:
+        created = manager.create(body.game, body.config, body.seats, body.seed)
+        manager.get(created["id"])  # load it now, so that an agent holding the first move starts playing
+        return created
 
     @app.get("/api/games/{game_id}")
-    def get_game(game_id: str, token: str | None = None) -> dict[str, Any]:
+    async def get_game(game_id: str, token: str | None = None) -> dict[str, Any]:
         live = manager.get(game_id)
         return manager.view(live, manager.seat_for(live, token))
 
@@ -86,7 +88,7 @@ def create_app(db_path: Path | str, agent_delay: float = 0.6) -> FastAPI:
         return manager.view(live, seat)
 
     @app.post("/api/games/{game_id}/rematch", status_code=201)
-    def rematch(game_id: str, body: TokenRequest) -> dict[str, Any]:
+    async def rematch(game_id: str, body: TokenRequest) -> dict[str, Any]:
         live = manager.get(game_id)
         manager.seat_for(live, body.token)
         if not live.over:
@@ -94,11 +96,11 @@ def create_app(db_path: Path | str, agent_delay: float = 0.6) -> FastAPI:
         return manager.rematch(live)
 
     @app.get("/api/games/{game_id}/replay")
-    def replay(game_id: str) -> dict[str, Any]:
+    async def replay(game_id: str) -> dict[str, Any]:
         return manager.replay(manager.get(game_id))
 
     @app.get("/api/rules/{game}", response_class=HTMLResponse)
-    def rules_fragment(game: str) -> str:
+    async def rules_fragment(game: str) -> str:
         if game not in GAME_NAMES:
             raise Rejected(404, f"no rules page for {game!r}")
         return _WEB.joinpath("rules", f"{game}.html").read_text(encoding="utf-8")

@@ -182,6 +182,8 @@ class GameManager:
         if full:  # after the end nothing is secret any more: show both hands
             for p, seat in enumerate(PLAYER_NAMES):
                 observation["players"][seat]["hand"] = state.observation(p)["players"][seat]["hand"]
+                if "hand_complete" in observation["players"][seat]:
+                    observation["players"][seat]["hand_complete"] = True
         assert state.events is not None
         events = list(state.events)[seen:]
         views = [event.view(event.secret_to if full else None) for event in events]
@@ -260,4 +262,5 @@ class GameManager:
         """A new game with the same config and seats; each human seat of this game is told its link."""
         created = self.create(live.game.name, live.game.config_json(), live.seats)
         live.rematch.update(created["urls"])
+        self.get(created["id"])
         return created

@@ -41,13 +41,14 @@ const FORMS = {
       { key: "character_P1", label: "P1 character", metaKey: "characters", choices: CHARACTER_CHOICES, when: (v) => v.deck === "skills", random: true },
       { key: "character_P2", label: "P2 character", metaKey: "characters", choices: CHARACTER_CHOICES, when: (v) => v.deck === "skills", random: true },
     ],
-    build(v) {
+    build(v, preview = false) {
       const skills = v.deck === "skills";
       let characters = null;
       if (skills && (v.character_P1 !== "random" || v.character_P2 !== "random")) {
         // one side fixed, the other random: draw the random one here (the config names both or none)
         const ids = CHARACTER_CHOICES.map((c) => c[0]).filter((id) => id !== "random");
-        const pick = (value) => (value === "random" ? ids[Math.floor(Math.random() * ids.length)] : value);
+        const draw = () => (preview ? "<random>" : ids[Math.floor(Math.random() * ids.length)]);
+        const pick = (value) => (value === "random" ? draw() : value);
         characters = { P1: pick(v.character_P1), P2: pick(v.character_P2) };
       }
       return { deck: v.deck, standard: skills ? v.standard || "symbolic" : null, characters };
@@ -102,11 +103,11 @@ function formValues() {
   return values;
 }
 
-function buildConfig() {
+function buildConfig(preview = false) {
   const game = currentGame();
   const form = FORMS[game];
   const values = formValues();
-  if (form) return form.build(values);
+  if (form) return form.build(values, preview);
   const configs = (meta.games[game] && meta.games[game].configs) || {};
   const name = values.config || Object.keys(configs)[0];
   return configs[name] !== undefined ? configs[name] : null;
@@ -164,7 +165,7 @@ function refreshOptions() {
   }
   let preview;
   try {
-    const config = buildConfig();
+    const config = buildConfig(true);
     preview = JSON.stringify(config, null, 1);
     if (form && game === "edelweiss" && config && config.characters && (values.character_P1 === "random" || values.character_P2 === "random")) {
       preview += "\n(the random character is drawn when the game is created)";

@@ -14,10 +14,12 @@ async function main() {
   }
   let title = game;
   let games = [];
+  let titles = {};
   try {
     const meta = await api("/api/meta");
     if (meta && meta.games && typeof meta.games === "object") {
       games = Object.keys(meta.games);
+      for (const name of games) titles[name] = (meta.games[name] && meta.games[name].title) || name;
       if (meta.games[game] && meta.games[game].title) title = meta.games[game].title;
     }
   } catch {
@@ -30,7 +32,7 @@ async function main() {
     h("a", { href: "/" }, "Lobby"),
     games
       .filter((name) => name !== game)
-      .map((name) => h("a", { href: `/rules/${encodeURIComponent(name)}` }, `Rules: ${name}`)),
+      .map((name) => h("a", { href: `/rules/${encodeURIComponent(name)}` }, `Rules: ${titles[name] || name}`)),
   );
   try {
     const response = await fetch(`/api/rules/${encodeURIComponent(game)}`, { headers: { Accept: "text/html" } });

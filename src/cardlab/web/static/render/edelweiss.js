@@ -224,7 +224,9 @@ function handRow(player, { visible, action, onAction, spectator }) {
     for (const name of known) {
       const suit = parseCard(name).suit;
       const act = action ? action.get(suit) : null;
-      const revealed = !visible && !positionShape;
+      // a finished game's replay shows a spectator both full hands: those are not "revealed" cards
+      const fullView = spectator && known.length === size;
+      const revealed = !visible && !positionShape && !fullView;
       row.appendChild(
         cardNode(name, {
           action: act,
@@ -314,7 +316,7 @@ export function render(view, container, onAction) {
         visible: isMe && !spectator,
         action: isMe ? clicks.hand : null,
         onAction: act,
-        spectator: spectator || !isMe,
+        spectator,
       }),
     );
     const field = h(
