@@ -54,7 +54,9 @@ def create_app(db_path: Path | str, agent_delay: float = 0.6) -> FastAPI:
     @app.middleware("http")
     async def limit_body(request: Request, call_next: Any) -> Response:
         length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        if length is not None and not length.isdigit():
+            return JSONResponse({"error": "Content-Length must be a number of bytes"}, status_code=400)
+        if length is not None and int(length) > MAX_BODY:
             return JSONResponse({"error": f"request body larger than {MAX_BODY} bytes"}, status_code=413)
         if request.method == "POST" and length is None:
             return JSONResponse({"error": "a Content-Length header is required"}, status_code=411)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
-from cardlab.agents import Agent, AgentSpecError, make_agent
+from cardlab.agents import Agent, AgentSpecError, make_agent, parse_spec
 from cardlab.core.errors import CardlabError
 from cardlab.core.game import PLAYER_NAMES, Game, State, parse_player
 from cardlab.core.rng import derive_seed, make_rng
@@ -60,6 +60,20 @@ class LiveGame:
         return self.state.current_player() is None
 
 
+MAX_ITERATIONS = 5000
+MAX_SECONDS = 2.0
+"""Search budgets a web seat may ask for: one game must not tie up the server."""
+
+
+def _check_agent(seat: str, spec: str) -> None:
+    try:
+        _, params = parse_spec(spec)
+    except AgentSpecError as exc:
+        raise Rejected(422, f"seats.{seat}: {exc}") from None
+    if params.get("iterations", 0) > MAX_ITERATIONS or params.get("time", 0.0) > MAX_SECONDS:
+        raise Rejected(422, f"seats.{seat}: at most {MAX_ITERATIONS} iterations or {MAX_SECONDS} s per decision")
+
+
 def _renderer(game: str) -> Any:
     return import_module(f"cardlab.games.{game}.render")
 
@@ -86,10 +100,7 @@ class GameManager:
             if not isinstance(who, str):
                 raise Rejected(422, f"seats.{seat} must be a string")
             if who != HUMAN:
-                try:
-                    make_agent(who)
-                except AgentSpecError as exc:
-                    raise Rejected(422, f"seats.{seat}: {exc}") from None
+                _check_agent(seat, who)
         try:
             built = game_class(game).from_config(config or {}) if config else game_class(game)()
             seed = secrets.randbits(62) if seed is None else int(seed)

@@ -1,0 +1,1 @@
+"""Dreadnought: the two-caster speed-phase TCG (rules: shared/rules/dreadnought.md)."""

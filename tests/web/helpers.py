@@ -1,0 +1,185 @@
+"""Shared helpers for the web app tests: game configs, API drivers and a hidden-card oracle."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+EDELWEISS_SKILLS = {"deck": "skills", "standard": "accel2", "characters": {"P1": "GARU", "P2": "EAGLE"}}
+ATERIAL = {"decks": {"P1": "D1", "P2": "D2"}, "leaders": {"P1": None, "P2": None}, "first": None, "cards": None}
+SEATS = ("P1", "P2")
+VIEW_KEYS = {"id", "game", "seat", "seats", "status", "version", "observation", "legal", "hint", "events", "result"}
+
+
+def first_mover(game: str, config: Any, seed: int) -> str:
+    """The seat that faces the first real choice of this game (computed offline)."""
+    from cardlab.games import game_class
+
+    built = game_class(game).from_config(config) if config else game_class(game)()
+    return SEATS[built.new_state(seed, record_events=False).current_player()]
+
+
+def ok(response: Any, status: int = 200) -> Any:
+    """The JSON of a response that must have `status` (never a 5xx)."""
+    assert response.status_code < 500, response.text
+    assert response.status_code == status, (response.status_code, response.text)
+    return response.json()
+
+
+def create(client: Any, game: str, config: Any, p1: str = "human", p2: str = "human", seed: int | None = 1) -> dict:
+    body: dict[str, Any] = {"game": game, "config": config, "seats": {"P1": p1, "P2": p2}}
+    if seed is not None:
+        body["seed"] = seed
+    return ok(client.post("/api/games", json=body), 201)
+
+
+def get_view(client: Any, game_id: str, token: str | None = None) -> dict:
+    params = {} if token is None else {"token": token}
+    return ok(client.get(f"/api/games/{game_id}", params=params))
+
+
+def act(client: Any, game_id: str, token: str, action: str) -> dict:
+    return ok(client.post(f"/api/games/{game_id}/actions", json={"token": token, "action": action}))
+
+
+def to_move(view: dict) -> str | None:
+    return view["observation"].get("to_move")
+
+
+def play_humans(
+    client: Any,
+    game_id: str,
+    tokens: dict[str, str],
+    max_actions: int = 2000,
+    on_view: Callable[[str, dict], None] | None = None,
+) -> list[str]:
+    """Drive a human-vs-human game to its end, each seat acting with its own token; the actions."""
+    played: list[str] = []
+    views = {seat: get_view(client, game_id, tokens[seat]) for seat in SEATS}
+    base = views["P1"]["version"]
+    while True:
+        for seat in SEATS:
+            if on_view is not None:
+                on_view(seat, views[seat])
+        if views["P1"]["status"] == "over":
+            return played
+        assert len(played) < max_actions, "the game did not end"
+        seat = to_move(views["P1"])
+        assert seat in SEATS
+        assert views[seat]["legal"], views[seat]
+        other = "P2" if seat == "P1" else "P1"
+        assert views[other]["legal"] == []
+        action = views[seat]["legal"][0]
+        views[seat] = act(client, game_id, tokens[seat], action)
+        played.append(action)
+        assert views[seat]["version"] == base + len(played)
+        views[other] = get_view(client, game_id, tokens[other])
+        assert views[other]["version"] == base + len(played)
+
+
+# -- hidden cards ---------------------------------------------------------------------------------
+
+
+def _strings(node: Any) -> Iterator[str]:
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for value in node.values():
+            yield from _strings(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _strings(value)
+
+
+def _names(cards: Any) -> set[str]:
+    """Card names in a zone; Edelweiss field entries look like `2C:T`."""
+    names = set()
+    for text in _strings(cards):
+        names.add(text)
+        names.add(text.split(":")[0])
+    return names
+
+
+class HiddenOracle:
+    """What each seat (or a spectator) may not know, from the server's true positions over time.
+
+    A card name counts as known to everybody once it has been seen in a public zone (field,
+    discard, ...), and to a seat once it has been in that seat's hand; decks and the opponent's
+    hand (minus Diamond-Dust-revealed cards) are hidden. Decks may hold several copies of a name,
+    so names that are also known are not searched for (that would only flag a legal copy).
+    """
+
+    def __init__(self) -> None:
+        self.public: set[str] = set()
+        self.own: dict[str, set[str]] = {seat: set() for seat in SEATS}
+
+    def update(self, position: dict) -> dict[str | None, set[str]]:
+        """Record a true position; the hidden names per seat (None: spectator) at that moment."""
+        decks: set[str] = set(_names(position.get("deck", [])))
+        hands: dict[str, set[str]] = {}
+        public_parts: list[Any] = []
+        for key, value in position.items():
+            if key not in ("deck", "players", "revealed", "config", "game", "shuffle_seed"):
+                public_parts.append(value)
+        for seat, player in position["players"].items():
+            hands[seat] = _names(player.get("hand", []))
+            decks |= _names(player.get("deck", []))
+            public_parts.extend(value for key, value in player.items() if key not in ("hand", "deck"))
+        self.public |= _names(public_parts)
+        revealed = position.get("revealed") or {}
+        for seat in SEATS:
+            self.own[seat] |= hands[seat]
+        hidden: dict[str | None, set[str]] = {}
+        for seat in SEATS:
+            other = "P2" if seat == "P1" else "P1"
+            secret = decks | (hands[other] - _names(revealed.get(other, [])))
+            hidden[seat] = secret - self.public - self.own[seat] - _names(revealed.get(other, []))
+        everything_public = self.public | _names(list(revealed.values()))
+        hidden[None] = (decks | hands["P1"] | hands["P2"]) - everything_public
+        return hidden
+
+
+_JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+def leaked(payload: Any, names: set[str]) -> list[str]:
+    """Hidden card names found as whole JSON strings (keys or values) in `payload`."""
+    text = payload if isinstance(payload, str) else json.dumps(payload)
+    return sorted(names.intersection(_JSON_STRING.findall(text)))
+
+
+# -- a real server on loopback --------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def serve(app: Any, timeout: float = 20.0) -> Iterator[str]:
+    """Run `app` under uvicorn on 127.0.0.1 in a thread; yields the base URL."""
+    import uvicorn
+
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + timeout
+    while not server.started:
+        assert thread.is_alive(), "uvicorn exited during start-up"
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
