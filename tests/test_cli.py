@@ -164,3 +164,15 @@ def test_own_card_and_deck_files_are_added_to_the_sample_set(tmp_path, capsys) -
         )
     )
     assert summary["config"]["decks"]["P1"] == str(deck) and sum(summary["wins"]) == 4
+
+
+def test_deck_validate_dreadnought(tmp_path, capsys) -> None:
+    from importlib import resources
+
+    path = resources.files("cardlab.games.dreadnought") / "data" / "decks" / "tide_grove.toml"
+    assert "is legal" in _run(capsys, ["deck", "validate", "dreadnought", str(path)])
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[[deck]]\nname = "Bad"\ncasters = ["X01", "X01", "X02"]\ncards = { R01 = 5 }\n')
+    out = _run(capsys, ["deck", "validate", "dreadnought", str(bad)], code=1)
+    for rule in ("D3.1", "D3.2", "D3.3"):
+        assert f": {rule}: " in out

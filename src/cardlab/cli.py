@@ -271,12 +271,13 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_deck_validate(args: argparse.Namespace, console: Console) -> int:
-    """List every A5 violation of a deck file with its rule id; exit 1 if there is one."""
-    from cardlab.games.aterial.cards import load_card_set, load_deck, validate_deck
+    """List every deck-rule violation of a deck file with its rule id; exit 1 if there is one."""
+    from importlib import import_module
 
-    cards = load_card_set([Path(path) for path in args.cards] if args.cards else None, with_sample_set=True)
-    deck = load_deck(Path(args.file))
-    problems = validate_deck(deck, cards)
+    data = import_module(f"cardlab.games.{args.game}.cards")
+    cards = data.load_card_set([Path(path) for path in args.cards] if args.cards else None, with_sample_set=True)
+    deck = data.load_deck(Path(args.file))
+    problems = data.validate_deck(deck, cards)
     for rule, message in problems:
         print(f"{args.file}: {rule}: {message}")
     if not problems:
@@ -359,8 +360,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     deck = commands.add_parser("deck", help="deck files")
     deck_commands = deck.add_subparsers(dest="deck_command", required=True)
-    validate = deck_commands.add_parser("validate", help="check a deck against the deck rules (A5)")
-    validate.add_argument("game", choices=["aterial"], help="which game")
+    validate = deck_commands.add_parser("validate", help="check a deck against the deck rules (A5, D3)")
+    validate.add_argument("game", choices=["aterial", "dreadnought"], help="which game")
     validate.add_argument("file", help="deck file (one [[deck]] table)")
     validate.add_argument("--cards", action="append", help="card file added to the packaged set (repeatable)")
     validate.set_defaults(handler=cmd_deck_validate)
