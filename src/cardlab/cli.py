@@ -123,6 +123,7 @@ def _agent_pair(text: str) -> tuple[str, str]:
 
 def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     """Two agents head to head; each deal is played twice with the seats swapped."""
+    from cardlab.sim.engines import check_engine, kernel_games
     from cardlab.sim.stats import wilson_interval
     from cardlab.sim.tournament import GameTask
 
@@ -131,29 +132,35 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     agents = _agent_pair(args.agents)
     game = _game_from_args(args)
     config = game.config_json()
-    tasks = [
-        GameTask(
-            game.name,
-            config,
-            agents if index % 2 == 0 else agents[::-1],
-            derive_seed(args.seed, "simulate", index // 2),
-            {"swapped": index % 2 == 1},
-        )
-        for index in range(args.games)
-    ]
+    check_engine(args.engine, game.name, agents)
     start = time.perf_counter()
-    results = _run_with_progress(tasks, args.workers, console, f"{agents[0]} vs {agents[1]}")
+    if args.engine == "cpu":  # each deal twice, seats swapped: both batches share their seed
+        first = kernel_games(config, agents, (args.games + 1) // 2, args.seed)
+        second = kernel_games(config, agents[::-1], args.games // 2, args.seed)
+        outcomes = [(g.winner, g.decisions, False) for g in first] + [(g.winner, g.decisions, True) for g in second]
+    else:
+        tasks = [
+            GameTask(
+                game.name,
+                config,
+                agents if index % 2 == 0 else agents[::-1],
+                derive_seed(args.seed, "simulate", index // 2),
+                {"swapped": index % 2 == 1},
+            )
+            for index in range(args.games)
+        ]
+        results = _run_with_progress(tasks, args.workers, console, f"{agents[0]} vs {agents[1]}")
+        outcomes = [(r.record.winner, r.record.decisions, r.task.labels["swapped"]) for r in results]
     elapsed = time.perf_counter() - start
     wins = [0, 0]
     first_wins = decisions = draws = 0
-    for result in results:
-        winner_seat = result.record.winner
-        decisions += result.record.decisions
+    for winner_seat, game_decisions, swapped in outcomes:
+        decisions += game_decisions
         if winner_seat is None:
             draws += 1
             continue
         first_wins += winner_seat == 0
-        wins[winner_seat ^ result.task.labels["swapped"]] += 1
+        wins[winner_seat ^ swapped] += 1
     summary = {
         "game": game.name,
         "config": config,
@@ -170,6 +177,7 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
         "decisions": decisions,
         "seconds": round(elapsed, 3),
         "games_per_second": round(args.games / elapsed, 1),
+        "engine": args.engine,
     }
     if args.json:
         print(json.dumps(summary))
@@ -218,22 +226,28 @@ def _open_db(path: str | None) -> GamesDB:
 def cmd_balance(args: argparse.Namespace, console: Console) -> int:
     """Play N more games per pairing and seat, store them, and report on everything stored."""
     from cardlab.agents import parse_spec
-    from cardlab.sim.balance import BalanceSetup, balance_tasks, stored_game, summarize
+    from cardlab.sim.balance import BalanceSetup, balance_tasks, kernel_balance, stored_game, summarize
+    from cardlab.sim.engines import check_engine
 
     if args.games < 1:
         raise CardlabError("--games must be at least 1")
     parse_spec(args.agent)
     matchups = _matchups(args)
+    check_engine(args.engine, matchups.game, (args.agent,))
     setup = BalanceSetup(matchups, args.agent, args.games, args.seed, args.mirrors)
     with _open_db(args.db) as db:
-        tasks = balance_tasks(setup, lambda cell: db.next_index(setup.experiment, cell))
         start = time.perf_counter()
-        label = f"balance {matchups.game} {matchups.variant} · {args.agent}"
-        results = _run_with_progress(tasks, args.workers, console, label)
+        if args.engine == "cpu":
+            stored = kernel_balance(setup, lambda cell: db.next_index(f"{setup.experiment}/engine=cpu", cell))
+        else:
+            tasks = balance_tasks(setup, lambda cell: db.next_index(setup.experiment, cell))
+            label = f"balance {matchups.game} {matchups.variant} · {args.agent}"
+            stored = [stored_game(result, setup) for result in _run_with_progress(tasks, args.workers, console, label)]
         elapsed = time.perf_counter() - start
-        db.add(stored_game(result, setup) for result in results)
+        db.add(stored)
         console.print(
-            f"played {len(tasks)} games in {elapsed:.1f} s ({len(tasks) / elapsed:,.0f} games/s); database {db.path}"
+            f"played {len(stored)} games in {elapsed:.1f} s ({len(stored) / elapsed:,.0f} games/s, "
+            f"{args.engine} engine); database {db.path}"
         )
         games = list(db.games(matchups.game, matchups.variant, args.agent))
     _balance_outputs(summarize(games, matchups, args.agent), games, _out_dir(args, matchups), console)
@@ -334,6 +348,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     simulate.add_argument("--games", type=int, default=10_000, help="number of games (default 10000)")
     simulate.add_argument("--workers", type=int, help="worker processes (default: all cores)")
+    simulate.add_argument(
+        "--engine",
+        choices=["reference", "cpu"],
+        default="reference",
+        help="reference engine, or the compiled CPU kernel (edelweiss; random/heuristic)",
+    )
     simulate.add_argument("--json", action="store_true", help="print one JSON object")
     simulate.set_defaults(handler=cmd_simulate)
 
@@ -351,6 +371,12 @@ def build_parser() -> argparse.ArgumentParser:
             sub.add_argument("--workers", type=int, help="worker processes (default: all cores)")
             sub.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
             sub.add_argument("--mirrors", action="store_true", help="also play the mirror pairings")
+            sub.add_argument(
+                "--engine",
+                choices=["reference", "cpu"],
+                default="reference",
+                help="reference engine, or the compiled CPU kernel (edelweiss; random/heuristic)",
+            )
 
     serve = commands.add_parser("serve", help="the web app: play in a browser")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1, this machine only)")

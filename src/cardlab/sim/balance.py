@@ -96,6 +96,48 @@ def balance_tasks(setup: BalanceSetup, next_index: Callable[[str], int]) -> list
     return tasks
 
 
+def kernel_balance(setup: BalanceSetup, next_index: Callable[[str], int]) -> list[StoredGame]:
+    """The same table played by the compiled CPU kernel (`--engine cpu`): per cell and seat one batch.
+
+    Both seat orders of a pairing share the batch seed, so they share their deals; game i of a
+    batch is the kernel's stream (seed, i - first index). Action lists are not kept.
+    """
+    from cardlab.sim.engines import kernel_games
+
+    m = setup.matchups
+    experiment = f"{setup.experiment}/engine=cpu"
+    stored = []
+    for a, b in pairings(m.entrants, setup.mirrors):
+        cell = f"{a}-{b}"
+        start = next_index(cell)
+        for seat, (first, second) in enumerate(((a, b), (b, a))):
+            labels = ("balance-cpu", m.variant, cell, start) + ((seat,) if a == b else ())
+            seed = derive_seed(setup.seed, *labels)
+            for i, game in enumerate(
+                kernel_games(m.config(first, second), (setup.agent,) * 2, setup.games_per_cell, seed)
+            ):
+                stored.append(
+                    StoredGame(
+                        game=m.game,
+                        variant=m.variant,
+                        agents=setup.agent,
+                        experiment=experiment,
+                        cell=cell,
+                        game_index=start + i,
+                        seat=seat,
+                        p1=first,
+                        p2=second,
+                        seed=seed,
+                        winner=game.winner,
+                        reason=game.reason,
+                        turns=game.turns,
+                        decisions=game.decisions,
+                        actions=(),
+                    )
+                )
+    return stored
+
+
 def stored_game(result: TaskResult, setup: BalanceSetup) -> StoredGame:
     labels, record = result.task.labels, result.record
     return StoredGame(

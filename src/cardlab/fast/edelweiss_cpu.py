@@ -1,0 +1,854 @@
+"""A numba CPU kernel for Edelweiss that plays exactly the game of `cardlab.games.edelweiss`.
+
+The reference engine (`games/edelweiss/state.py`) is the readable source of truth; this module
+mirrors its `_do` + `_advance` step for step on a flat int32 row, so that millions of games can be
+played for the balance lab. `tests/fast/test_edelweiss_cpu.py` proves the two equal: legal action
+sets and E14.5 positions after every step, heuristic decisions, and game-level statistics.
+
+State layout: one int32 row of `ROW_SIZE` per game (`new_row()`), offsets below.
+
+| offset | name | meaning |
+|---|---|---|
+| 0 | DECK_KIND | 0 full (52), 1 short (36), 2 skills (36) (E1.1) |
+| 1 | STANDARD | 0 none, 1 Symbolic, 2 Accel 2 (E7.4) |
+| 2, 3 | CHAR | character index of P1, P2 into `CHARACTER_IDS` (E9); -1 without skills |
+| 4, 5 | SKILLS | skill bit set of P1, P2 (E7.2: 1 Guardian, 2 Buddy Summoner, 4 Wizard, 8 Poison Bind) |
+| 6 | TURN | 1 for P1's first turn (E14.5) |
+| 7 | TURN_PLAYER | 0 = P1, 1 = P2 (E0.1) |
+| 8 | WINDOW | `Window`: 0 draw, 1 main, 2 special, 3 attack, 4 intercept, 5 defense, 6 counter, 7 pursuit, 8 over |
+| 9 | SPADE | attacking spade card (E5.0), -1 none |
+| 10 | DEFENSE | 0 none yet, 1 guard, 2 block, 3 field guard (E5.3) |
+| 11 | GUARD_CARD | guard card (hand or field guard), -1 none |
+| 12 | BLOCKER | blocking heart, -1 none |
+| 13 | COUNTER | 1 when a counter was caused (E5.4) |
+| 14 | PURSUIT_CLUB | pursuit club (E5.5), -1 none |
+| 15 | WINNER | -1 none, 0 P1, 1 P2 (E6) |
+| 16 | REASON | -1 none, 0 attack (E6.1), 1 deck_out (E6.2) |
+| 17 | DECK_LEN | cards in the deck |
+| 18 | DISCARD_LEN | cards in the discard pile |
+| 19, 20 | FIELD_LEN | cards on P1's, P2's field |
+| 21..28 | HAND | hand of player p, suit s at 21 + 4p + s: bit r set = card of rank index r held |
+| 29..36 | REVEALED | same layout: hand cards shown by Diamond Dust (E4.3, E2.5); always a subset of the hand |
+| 37..88 | DECK | 52 slots, bottom first: the top card is DECK[DECK_LEN - 1] (as the reference list) |
+| 89..140 | DISCARD | 52 slots, oldest first (E2.4) |
+| 141..220 | FIELD | 2 x 40 slots, arrival order (E14.2), entry = card * 2 + tapped (E2.3) |
+
+A card id is `rank_index * 4 + suit` (suits S, H, C, D = 0..3), as in `games/edelweiss/cards.py`.
+Hands as per-suit rank bit sets make E14.2 ("lowest rank of the suit") a lowest-set-bit, and the
+canonical hand order of E14.5 falls out of walking ranks then suits.
+
+Entry points: `legal_mask`, `apply_action`, `advance`, `current_player`, `random_action`, `heuristic_action`,
+`deal`, `play_from`, `play_batch` (all `@njit`), the Python converters `from_position` / `to_position`, and
+`play_config` (a `play_batch` wrapper taking an `EdelweissConfig`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from numba import njit, prange
+
+from cardlab.games.edelweiss.cards import (
+    CARD_NAMES,
+    CHARACTER_IDS,
+    CHARACTERS,
+    WINDOW_BY_NAME,
+    Window,
+    field_entry_name,
+    parse_card,
+    parse_field_entry,
+)
+from cardlab.games.edelweiss.config import EdelweissConfig
+
+# -- layout ------------------------------------------------------------------------------------
+
+DECK_KIND, STANDARD, CHAR, SKILLS, TURN, TURN_PLAYER, WINDOW = 0, 1, 2, 4, 6, 7, 8
+SPADE_CARD, DEFENSE, GUARD_CARD, BLOCKER, COUNTER, PURSUIT_CLUB, WINNER, REASON = 9, 10, 11, 12, 13, 14, 15, 16
+DECK_LEN, DISCARD_LEN, FIELD_LEN = 17, 18, 19
+HAND, REVEALED = 21, 29
+DECK, DECK_CAP = 37, 52
+DISCARD, DISCARD_CAP = 89, 52
+FIELD, FIELD_CAP = 141, 40  # at most 39 non-diamonds exist (E2.2), so a field never overflows
+ROW_SIZE = FIELD + 2 * FIELD_CAP
+
+DECK_KINDS = ("full", "short", "skills")
+STANDARDS = (None, "symbolic", "accel2")
+DECK_SIZE_OF_KIND = (52, 36, 36)  # E1.1
+HAND_SIZE_OF_KIND = (4, 4, 5)  # E1.4
+
+POLICY_RANDOM, POLICY_HEURISTIC = 0, 1
+POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
+
+W_DRAW, W_MAIN, W_SPECIAL_SUMMON, W_ATTACK, W_INTERCEPT, W_DEFENSE, W_COUNTER, W_PURSUIT, W_OVER = (
+    int(w) for w in Window
+)
+S, H, C, D = 0, 1, 2, 3
+NO_CARD = -1
+DEF_NONE, DEF_GUARD, DEF_BLOCK, DEF_FIELD_GUARD = 0, 1, 2, 3
+DEFENSE_NAMES = (None, "guard", "block", "field_guard")
+REASON_ATTACK, REASON_DECK_OUT = 0, 1
+REASON_NAMES = ("attack", "deck_out")
+GUARDIAN, BUDDY_SUMMONER, WIZARD, POISON_BIND = 1, 2, 4, 8
+PROTECTORS = GUARDIAN | POISON_BIND  # E8.5: Accel 2 Guardian and Poison Bind protect
+
+# Field-entry patterns (entry & 7): suit * 2 + tapped.
+UPRIGHT_SPADE, UPRIGHT_HEART, UPRIGHT_CLUB, TAPPED_HEART = 0, 2, 4, 3
+
+# E14.1 action ids.
+A_SUMMON_S, A_SUMMON_H, A_SUMMON_C, A_SPECIAL_SUMMON, A_ATTACK, A_END_TURN, A_LIONHEART = 0, 1, 2, 3, 4, 5, 6
+A_GUARD_S, A_GUARD_D, A_BLOCK, A_FIELD_GUARD_S, A_NO_DEFENSE = 7, 10, 11, 12, 15
+A_DISCARD_SPADE, A_DISCARD_CLUB, A_PROTECT, A_PURSUIT, A_PASS = 16, 17, 18, 19, 20
+N_ACTIONS = 21
+
+CHARACTER_SKILLS = np.array([int(CHARACTERS[char_id].skills) for char_id in CHARACTER_IDS], dtype=np.int32)
+"""E9: skill bit set per character index (the order of `CHARACTER_IDS`)."""
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_BLOCK_GAMES = 64  # games per prange work item; results never depend on it or on the thread count
+
+
+def new_row() -> np.ndarray:
+    """An empty state row (not a legal position until filled)."""
+    return np.zeros(ROW_SIZE, dtype=np.int32)
+
+
+# -- small helpers -----------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _popcount(bits: int) -> int:
+    count = 0
+    while bits:
+        bits &= bits - 1
+        count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def _lowest_bit(bits: int) -> int:
+    index = 0
+    while not (bits >> index) & 1:
+        index += 1
+    return index
+
+
+@njit(cache=True)
+def _hand_size(row: np.ndarray, player: int) -> int:
+    base = HAND + 4 * player
+    return _popcount(row[base]) + _popcount(row[base + 1]) + _popcount(row[base + 2]) + _popcount(row[base + 3])
+
+
+@njit(cache=True)
+def _take_from_hand(row: np.ndarray, player: int, suit: int) -> int:
+    """E14.2: the lowest-ranked card of `suit` leaves the hand (and the revealed set)."""
+    slot = HAND + 4 * player + suit
+    rank = _lowest_bit(row[slot])
+    row[slot] &= ~(1 << rank)
+    row[REVEALED + 4 * player + suit] &= ~(1 << rank)
+    return rank * 4 + suit
+
+
+@njit(cache=True)
+def _find(row: np.ndarray, player: int, pattern: int) -> int:
+    """E14.2: index of the oldest field entry with this suit/orientation pattern, or -1."""
+    base = FIELD + FIELD_CAP * player
+    for index in range(row[FIELD_LEN + player]):
+        if row[base + index] & 7 == pattern:
+            return index
+    return -1
+
+
+@njit(cache=True)
+def _index_of(row: np.ndarray, player: int, card: int) -> int:
+    base = FIELD + FIELD_CAP * player
+    for index in range(row[FIELD_LEN + player]):
+        if row[base + index] >> 1 == card:
+            return index
+    return -1
+
+
+@njit(cache=True)
+def _set_tapped(row: np.ndarray, player: int, index: int, tapped: int) -> int:
+    slot = FIELD + FIELD_CAP * player + index
+    row[slot] = (row[slot] & ~1) | tapped
+    return row[slot] >> 1
+
+
+@njit(cache=True)
+def _field_append(row: np.ndarray, player: int, card: int, tapped: int) -> None:
+    length = row[FIELD_LEN + player]
+    row[FIELD + FIELD_CAP * player + length] = card * 2 + tapped
+    row[FIELD_LEN + player] = length + 1
+
+
+@njit(cache=True)
+def _discard_push(row: np.ndarray, card: int) -> None:
+    row[DISCARD + row[DISCARD_LEN]] = card
+    row[DISCARD_LEN] += 1
+
+
+@njit(cache=True)
+def _discard_from_field(row: np.ndarray, player: int, index: int) -> int:
+    """Remove field entry `index` (later entries move up, keeping arrival order) onto the discard pile."""
+    base = FIELD + FIELD_CAP * player
+    length = row[FIELD_LEN + player]
+    card = row[base + index] >> 1
+    for i in range(index, length - 1):
+        row[base + i] = row[base + i + 1]
+    row[FIELD_LEN + player] = length - 1
+    _discard_push(row, card)
+    return card
+
+
+@njit(cache=True)
+def _count(row: np.ndarray, player: int, suit: int) -> int:
+    """Cards of `suit` on a field regardless of orientation (E11 counts them so)."""
+    base = FIELD + FIELD_CAP * player
+    count = 0
+    for index in range(row[FIELD_LEN + player]):
+        if (row[base + index] >> 1) & 3 == suit:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def _clear_attack(row: np.ndarray) -> None:
+    row[SPADE_CARD] = NO_CARD
+    row[DEFENSE] = DEF_NONE
+    row[GUARD_CARD] = NO_CARD
+    row[BLOCKER] = NO_CARD
+    row[COUNTER] = 0
+    row[PURSUIT_CLUB] = NO_CARD
+
+
+@njit(cache=True)
+def _finish(row: np.ndarray, winner: int, reason: int) -> None:
+    row[WINNER] = winner
+    row[REASON] = reason
+    row[WINDOW] = W_OVER
+    _clear_attack(row)
+
+
+# -- automatic steps ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _draw_step(row: np.ndarray) -> None:
+    """E3.2: deck-out check (E6.2, a tie goes to P2), draw the top card, untap the turn player's field."""
+    tp = row[TURN_PLAYER]
+    if row[DECK_LEN] == 0:
+        _finish(row, 0 if _hand_size(row, 0) > _hand_size(row, 1) else 1, REASON_DECK_OUT)
+        return
+    row[DECK_LEN] -= 1
+    card = row[DECK + row[DECK_LEN]]
+    row[HAND + 4 * tp + (card & 3)] |= 1 << (card >> 2)
+    base = FIELD + FIELD_CAP * tp
+    for index in range(row[FIELD_LEN + tp]):
+        row[base + index] &= ~1
+    row[WINDOW] = W_MAIN
+
+
+@njit(cache=True)
+def _after_defense(row: np.ndarray, counter: int) -> None:
+    """E8.4: Poison Bind taps the attacker's oldest upright club after a counter, before the counter phase."""
+    row[COUNTER] = counter
+    if not counter:
+        row[WINDOW] = W_PURSUIT
+        return
+    tp = row[TURN_PLAYER]
+    if row[SKILLS + 1 - tp] & POISON_BIND:
+        index = _find(row, tp, UPRIGHT_CLUB)
+        if index >= 0:
+            _set_tapped(row, tp, index, 1)
+    row[WINDOW] = W_COUNTER
+
+
+@njit(cache=True)
+def _break_phase(row: np.ndarray) -> None:
+    """E5.6: block + pursuit discards the pursuit club, then the blocking heart."""
+    if row[DEFENSE] == DEF_BLOCK and row[PURSUIT_CLUB] != NO_CARD:
+        tp = row[TURN_PLAYER]
+        _discard_from_field(row, tp, _index_of(row, tp, row[PURSUIT_CLUB]))
+        _discard_from_field(row, 1 - tp, _index_of(row, 1 - tp, row[BLOCKER]))
+    _clear_attack(row)
+    row[WINDOW] = W_ATTACK
+
+
+# -- actions -----------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _do(row: np.ndarray, action: int) -> None:
+    """Apply one legal E14.1 action and move to the next window (no advancing), as the reference `_do`."""
+    tp = row[TURN_PLAYER]
+    defender = 1 - tp
+    accel2 = row[STANDARD] == 2
+    if action <= A_SUMMON_C:  # E4.1/E4.2 (+ E8.3 Wizard, E8.2 trigger); the action id is the suit
+        suit = action
+        card = _take_from_hand(row, tp, suit)
+        tapped = 1 if suit == S or (suit == C and (row[SKILLS + tp] & WIZARD) == 0) else 0
+        _field_append(row, tp, card, tapped)
+        buddy = suit != H and (row[SKILLS + tp] & BUDDY_SUMMONER) != 0
+        row[WINDOW] = W_SPECIAL_SUMMON if buddy and row[HAND + 4 * tp + H] != 0 else W_ATTACK
+    elif action == A_SPECIAL_SUMMON:  # E8.2: tapped under Symbolic, upright under Accel 2
+        card = _take_from_hand(row, tp, H)
+        _field_append(row, tp, card, 0 if accel2 else 1)
+        row[WINDOW] = W_ATTACK
+    elif action == A_ATTACK:  # E5.1 a: the oldest upright spade
+        _clear_attack(row)
+        row[SPADE_CARD] = _set_tapped(row, tp, _find(row, tp, UPRIGHT_SPADE), 1)
+        row[WINDOW] = W_INTERCEPT
+    elif action == A_END_TURN:  # E5.1 b
+        row[TURN] += 1
+        row[TURN_PLAYER] = defender
+        row[WINDOW] = W_DRAW
+    elif action == A_LIONHEART:  # E5.2
+        _set_tapped(row, defender, _find(row, defender, UPRIGHT_CLUB), 1)
+        _set_tapped(row, defender, _find(row, defender, TAPPED_HEART), 0)
+        row[WINDOW] = W_DEFENSE
+    elif action <= A_GUARD_D:  # E5.3 a: a diamond causes a counter
+        suit = action - A_GUARD_S
+        card = _take_from_hand(row, defender, suit)
+        _discard_push(row, card)
+        row[GUARD_CARD] = card
+        row[DEFENSE] = DEF_GUARD
+        _after_defense(row, 1 if suit == D else 0)
+    elif action == A_BLOCK:  # E5.3 b
+        row[BLOCKER] = _set_tapped(row, defender, _find(row, defender, UPRIGHT_HEART), 1)
+        row[DEFENSE] = DEF_BLOCK
+        _after_defense(row, 0)
+    elif action < A_NO_DEFENSE:  # E5.3 c / E8.1 field guard: a tapped field card, counter
+        suit = action - A_FIELD_GUARD_S
+        row[GUARD_CARD] = _discard_from_field(row, defender, _find(row, defender, suit * 2 + 1))
+        row[DEFENSE] = DEF_FIELD_GUARD
+        _after_defense(row, 1)
+    elif action == A_NO_DEFENSE:  # E5.3 d / E6.1
+        _finish(row, tp, REASON_ATTACK)
+    elif action == A_DISCARD_SPADE:  # E5.4 a
+        _discard_from_field(row, tp, _index_of(row, tp, row[SPADE_CARD]))
+        row[WINDOW] = W_PURSUIT
+    elif action == A_DISCARD_CLUB:  # E5.4 b
+        _discard_from_field(row, tp, _find(row, tp, UPRIGHT_CLUB))
+        row[WINDOW] = W_PURSUIT
+    elif action == A_PROTECT:  # E8.5
+        _set_tapped(row, tp, _find(row, tp, UPRIGHT_CLUB), 1)
+        row[WINDOW] = W_PURSUIT
+    elif action == A_PURSUIT:  # E5.5, then the break phase
+        row[PURSUIT_CLUB] = _set_tapped(row, tp, _find(row, tp, UPRIGHT_CLUB), 1)
+        _set_tapped(row, tp, _index_of(row, tp, row[SPADE_CARD]), 0)
+        _break_phase(row)
+    else:  # A_PASS at the intercept, pursuit or special summon window
+        window = row[WINDOW]
+        if window == W_INTERCEPT:
+            row[WINDOW] = W_DEFENSE
+        elif window == W_PURSUIT:
+            _break_phase(row)
+        else:
+            row[WINDOW] = W_ATTACK
+
+
+# -- legal actions and advancing ---------------------------------------------------------------
+
+
+@njit(cache=True)
+def _legal_into(row: np.ndarray, mask: np.ndarray) -> int:
+    """Fill `mask` with the legal actions at a resting window and return how many (E10, E14.1).
+
+    Pure: the automatic steps (draw, Diamond Dust) are `advance`'s job, so at "draw", or at "main"
+    with no non-diamond in hand, this reports no action.
+    """
+    mask[:] = False
+    window = row[WINDOW]
+    tp = row[TURN_PLAYER]
+    defender = 1 - tp
+    if window == W_MAIN:  # E4.1
+        count = 0
+        for suit in range(3):
+            if row[HAND + 4 * tp + suit] != 0:
+                mask[suit] = True
+                count += 1
+        return count
+    if window == W_ATTACK:  # E5.1: END_TURN is always legal
+        mask[A_END_TURN] = True
+        if _find(row, tp, UPRIGHT_SPADE) >= 0:
+            mask[A_ATTACK] = True
+            return 2
+        return 1
+    if window == W_DEFENSE:  # E5.3, E8.1
+        count = 1
+        mask[A_NO_DEFENSE] = True
+        empty_hand = True
+        for suit in range(4):
+            if row[HAND + 4 * defender + suit] != 0:
+                mask[A_GUARD_S + suit] = True
+                count += 1
+                empty_hand = False
+        if _find(row, defender, UPRIGHT_HEART) >= 0:
+            mask[A_BLOCK] = True
+            count += 1
+        if row[SKILLS + defender] & GUARDIAN:
+            if row[STANDARD] == 2:  # Accel 2: tapped spades only, any hand size
+                if _find(row, defender, S * 2 + 1) >= 0:
+                    mask[A_FIELD_GUARD_S] = True
+                    count += 1
+            elif empty_hand:  # Symbolic: empty hand, any tapped card
+                for suit in range(3):
+                    if _find(row, defender, suit * 2 + 1) >= 0:
+                        mask[A_FIELD_GUARD_S + suit] = True
+                        count += 1
+        return count
+    if window == W_INTERCEPT:  # E5.2 ruling: Lionheart needs a tapped heart
+        mask[A_PASS] = True
+        if _find(row, defender, UPRIGHT_CLUB) >= 0 and _find(row, defender, TAPPED_HEART) >= 0:
+            mask[A_LIONHEART] = True
+            return 2
+        return 1
+    if window == W_COUNTER:  # E5.4, E8.5
+        mask[A_DISCARD_SPADE] = True
+        if _find(row, tp, UPRIGHT_CLUB) < 0:
+            return 1
+        mask[A_DISCARD_CLUB] = True
+        if row[STANDARD] == 2 and (row[SKILLS + tp] & PROTECTORS) != 0:
+            mask[A_PROTECT] = True
+            return 3
+        return 2
+    if window == W_PURSUIT:  # E5.5
+        mask[A_PASS] = True
+        if _find(row, tp, UPRIGHT_CLUB) >= 0 and _index_of(row, tp, row[SPADE_CARD]) >= 0:
+            mask[A_PURSUIT] = True
+            return 2
+        return 1
+    if window == W_SPECIAL_SUMMON:  # E8.2
+        mask[A_PASS] = True
+        if row[HAND + 4 * tp + H] != 0 and (row[SKILLS + tp] & BUDDY_SUMMONER) != 0:
+            mask[A_SPECIAL_SUMMON] = True
+            return 2
+        return 1
+    return 0  # draw (not resting) and over
+
+
+@njit(cache=True)
+def _advance_into(row: np.ndarray, mask: np.ndarray) -> int:
+    """Run automatic steps and single-option windows (E14.3) until a real choice or the end.
+
+    Returns the number of legal actions at the resting point (0 when over); `mask` holds them.
+    """
+    while True:
+        window = row[WINDOW]
+        tp = row[TURN_PLAYER]
+        if window == W_DRAW:
+            _draw_step(row)
+            continue
+        if window == W_MAIN:
+            base = HAND + 4 * tp
+            if row[base + S] == 0 and row[base + H] == 0 and row[base + C] == 0:
+                # E4.3 Diamond Dust reveals the all-diamond hand; E4.4 an empty hand does nothing.
+                row[REVEALED + 4 * tp + D] |= row[base + D]
+                row[WINDOW] = W_ATTACK
+                continue
+        count = _legal_into(row, mask)
+        if count != 1:
+            return count
+        for action in range(N_ACTIONS):
+            if mask[action]:
+                _do(row, action)
+                break
+
+
+@njit(cache=True)
+def legal_mask(row: np.ndarray) -> np.ndarray:
+    """bool[21] of the legal E14.1 actions at a resting decision point (all False once over)."""
+    mask = np.zeros(N_ACTIONS, dtype=np.bool_)
+    _legal_into(row, mask)
+    return mask
+
+
+@njit(cache=True)
+def advance(row: np.ndarray) -> int:
+    """Bring a freshly filled row (e.g. a loaded position) to its resting point; returns the legal count."""
+    mask = np.zeros(N_ACTIONS, dtype=np.bool_)
+    return _advance_into(row, mask)
+
+
+@njit(cache=True)
+def apply_action(row: np.ndarray, action: int) -> bool:
+    """Apply a legal action and advance to the next real choice, like the reference `apply`.
+
+    An illegal action returns False and leaves the row untouched.
+    """
+    mask = np.zeros(N_ACTIONS, dtype=np.bool_)
+    if action < 0 or action >= N_ACTIONS or _legal_into(row, mask) < 2 or not mask[action]:
+        return False
+    _do(row, action)
+    _advance_into(row, mask)
+    return True
+
+
+@njit(cache=True)
+def current_player(row: np.ndarray) -> int:
+    """The player to choose now: the defender at intercept/defense, else the turn player; -1 once over."""
+    window = row[WINDOW]
+    if window == W_OVER:
+        return -1
+    if window in (W_INTERCEPT, W_DEFENSE):
+        return 1 - row[TURN_PLAYER]
+    return row[TURN_PLAYER]
+
+
+# -- policies ----------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _summon_choice(row: np.ndarray) -> int:
+    """E11 (heuristic.summon_choice): defend with a heart, support with a club, else a spade."""
+    me = row[TURN_PLAYER]
+    them = 1 - me
+    opp_s, opp_c, opp_h = _count(row, them, S), _count(row, them, C), _count(row, them, H)
+    my_s, my_h = _count(row, me, S), _count(row, me, H)
+    hand = HAND + 4 * me
+    if opp_s >= 1 and opp_s + opp_c >= my_h:
+        first, second, third = H, S, C  # E11.2 defend
+    elif (my_h >= opp_s + opp_c + 1 and opp_h <= 1) or (my_s >= 1 and row[hand + S] == 0):
+        first, second, third = C, S, H  # E11.3 support
+    else:
+        first, second, third = S, H, C  # E11.4 default
+    if row[hand + first] != 0:  # E11.5 fallback order
+        return first
+    if row[hand + second] != 0:
+        return second
+    return third
+
+
+@njit(cache=True)
+def _heuristic_into(row: np.ndarray, mask: np.ndarray) -> int:
+    """The action `heuristic.choose` picks at this resting window (`mask` = legal actions)."""
+    window = row[WINDOW]
+    me = row[TURN_PLAYER]
+    if window == W_MAIN:
+        return _summon_choice(row)
+    if window == W_SPECIAL_SUMMON:
+        return A_SPECIAL_SUMMON if row[STANDARD] == 2 or _hand_size(row, me) > 2 else A_PASS
+    if window == W_ATTACK:
+        return A_ATTACK
+    if window == W_INTERCEPT:
+        return A_LIONHEART if _find(row, 1 - me, UPRIGHT_HEART) < 0 else A_PASS
+    if window == W_DEFENSE:
+        attacker_clubs = _find(row, me, UPRIGHT_CLUB) >= 0
+        if mask[A_BLOCK] and (not attacker_clubs or not mask[A_GUARD_D]):
+            return A_BLOCK
+        if mask[A_GUARD_D]:
+            return A_GUARD_D
+        for suit in range(3):
+            if mask[A_FIELD_GUARD_S + suit]:
+                return A_FIELD_GUARD_S + suit
+        if mask[A_BLOCK]:
+            return A_BLOCK
+        best, best_count = -1, -1
+        for suit in range(4):  # the most-held suit; ties go to the lowest action id
+            if mask[A_GUARD_S + suit]:
+                held = _popcount(row[HAND + 4 * (1 - me) + suit])
+                if held > best_count:
+                    best, best_count = A_GUARD_S + suit, held
+        return best if best >= 0 else A_NO_DEFENSE
+    if window == W_COUNTER:
+        if mask[A_PROTECT]:
+            return A_PROTECT
+        return A_DISCARD_CLUB if _count(row, me, C) >= _count(row, me, S) else A_DISCARD_SPADE
+    return A_PURSUIT  # W_PURSUIT
+
+
+@njit(cache=True)
+def heuristic_action(row: np.ndarray) -> int:
+    """`heuristic.choose` compiled: the same action at every resting decision point."""
+    mask = np.zeros(N_ACTIONS, dtype=np.bool_)
+    _legal_into(row, mask)
+    return _heuristic_into(row, mask)
+
+
+@njit(cache=True, inline="always")
+def _next_u64(rng: np.ndarray) -> np.uint64:
+    """splitmix64: small, fast, and good enough for shuffles and uniform choices."""
+    rng[0] += _GOLDEN
+    z = rng[0]
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def _below(rng: np.ndarray, n: int) -> int:
+    """Uniform in [0, n) (the modulo bias is below 2**-57 for n <= 52)."""
+    return np.int64(_next_u64(rng) % np.uint64(n))
+
+
+@njit(cache=True)
+def _random_into(mask: np.ndarray, count: int, rng: np.ndarray) -> int:
+    pick = _below(rng, count)
+    for action in range(N_ACTIONS):
+        if mask[action]:
+            if pick == 0:
+                return action
+            pick -= 1
+    return -1
+
+
+@njit(cache=True)
+def random_action(row: np.ndarray, rng: np.ndarray) -> int:
+    """A uniformly random legal action; `rng` is a uint64[1] splitmix64 state (see `game_rng`)."""
+    mask = np.zeros(N_ACTIONS, dtype=np.bool_)
+    count = _legal_into(row, mask)
+    return _random_into(mask, count, rng)
+
+
+@njit(cache=True)
+def _mix(value: np.uint64) -> np.uint64:
+    z = value
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def game_rng(seed: int, game: int) -> np.ndarray:
+    """The RNG stream of game `game` of a batch: a function of (seed, game) only, never of threads."""
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = _mix(_mix(np.uint64(seed) + _GOLDEN) ^ (np.uint64(game) * _MIX2 + _GOLDEN))
+    return rng
+
+
+# -- whole games -------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def deal(row: np.ndarray, deck_kind: int, standard: int, characters: np.ndarray, rng: np.ndarray) -> int:
+    """Set up a new game (E1, E7.1) with the kernel's own RNG and advance to the first choice.
+
+    `characters` is int[2] of character indices; -1 (skills deck) picks P1's then P2's at random,
+    before the shuffle, as the reference does. Returns the legal count at the first resting point.
+    """
+    row[:] = 0
+    row[DECK_KIND] = deck_kind
+    row[STANDARD] = standard
+    for p in range(2):
+        char = characters[p]
+        if deck_kind == 2 and char < 0:
+            char = _below(rng, CHARACTER_SKILLS.shape[0])
+        if deck_kind != 2:
+            char = -1
+        row[CHAR + p] = char
+        row[SKILLS + p] = CHARACTER_SKILLS[char] if char >= 0 else 0
+    row[TURN] = 1
+    row[WINDOW] = W_DRAW
+    row[WINNER] = -1
+    row[REASON] = -1
+    _clear_attack(row)
+    size = DECK_SIZE_OF_KIND[deck_kind]
+    hand = HAND_SIZE_OF_KIND[deck_kind]
+    order = np.arange(size)
+    for i in range(size - 1, 0, -1):  # Fisher-Yates; order[0] is the top card
+        j = _below(rng, i + 1)
+        order[i], order[j] = order[j], order[i]
+    for i in range(2 * hand):  # E1.4: P1's whole hand first, then P2's
+        card = order[i]
+        row[HAND + 4 * (i // hand) + (card & 3)] |= 1 << (card >> 2)
+    row[DECK_LEN] = size - 2 * hand
+    for i in range(size - 2 * hand):
+        row[DECK + i] = order[size - 1 - i]
+    mask = np.zeros(N_ACTIONS, dtype=np.bool_)
+    return _advance_into(row, mask)
+
+
+@njit(cache=True)
+def _play_one(row: np.ndarray, mask: np.ndarray, policy_p1: int, policy_p2: int, rng: np.ndarray) -> int:
+    """Play from a resting row to the end; returns the number of decisions taken."""
+    count = _legal_into(row, mask)
+    decisions = 0
+    while row[WINDOW] != W_OVER:
+        window = row[WINDOW]
+        actor = 1 - row[TURN_PLAYER] if window in (W_INTERCEPT, W_DEFENSE) else row[TURN_PLAYER]
+        policy = policy_p1 if actor == 0 else policy_p2
+        action = _heuristic_into(row, mask) if policy == POLICY_HEURISTIC else _random_into(mask, count, rng)
+        _do(row, action)
+        decisions += 1
+        count = _advance_into(row, mask)
+    return decisions
+
+
+@njit(cache=True)
+def play_from(row: np.ndarray, policy_p1: int, policy_p2: int, rng: np.ndarray) -> int:
+    """Play a resting row (e.g. `from_position` of a reference deal) to the end; returns the decisions taken."""
+    mask = np.zeros(N_ACTIONS, dtype=np.bool_)
+    return _play_one(row, mask, policy_p1, policy_p2, rng)
+
+
+@njit(cache=True, parallel=True)
+def play_batch(
+    deck_kind: int,
+    standard: int,
+    characters: np.ndarray,
+    policy_p1: int,
+    policy_p2: int,
+    n_games: int,
+    seed: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Play `n_games` games in parallel; game i uses `game_rng(seed, i)` for its deal and random moves.
+
+    `deck_kind` 0/1/2 (full/short/skills), `standard` 0/1/2 (none/symbolic/accel2), `characters`
+    int[2] (-1: random per game), policies 0 random / 1 heuristic. Returns per game: winner (0 P1,
+    1 P2), reason (0 attack, 1 deck_out), the final turn number and the number of decisions.
+    """
+    winner = np.empty(n_games, dtype=np.int8)
+    reason = np.empty(n_games, dtype=np.int8)
+    turns = np.empty(n_games, dtype=np.int16)
+    decisions = np.empty(n_games, dtype=np.int32)
+    n_blocks = (n_games + _BLOCK_GAMES - 1) // _BLOCK_GAMES
+    for block in prange(n_blocks):
+        row = np.zeros(ROW_SIZE, dtype=np.int32)
+        mask = np.zeros(N_ACTIONS, dtype=np.bool_)
+        for game in range(block * _BLOCK_GAMES, min(n_games, (block + 1) * _BLOCK_GAMES)):
+            rng = game_rng(seed, game)
+            deal(row, deck_kind, standard, characters, rng)
+            decisions[game] = _play_one(row, mask, policy_p1, policy_p2, rng)
+            winner[game] = row[WINNER]
+            reason[game] = row[REASON]
+            turns[game] = row[TURN]
+    return winner, reason, turns, decisions
+
+
+def config_codes(config: EdelweissConfig) -> tuple[int, int, np.ndarray]:
+    """(deck_kind, standard, characters int[2]) of a config; characters None in a skills game -> -1, -1."""
+    deck_kind = DECK_KINDS.index(config.deck)
+    standard = STANDARDS.index(config.standard)
+    chars = config.characters
+    characters = np.array([-1, -1] if chars is None else [CHARACTER_IDS.index(c) for c in chars], dtype=np.int64)
+    return deck_kind, standard, characters
+
+
+def play_config(
+    config: EdelweissConfig, policy_p1: str, policy_p2: str, n_games: int, seed: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """`play_batch` for an `EdelweissConfig` and policy names ("random", "heuristic")."""
+    deck_kind, standard, characters = config_codes(config)
+    return play_batch(deck_kind, standard, characters, POLICIES[policy_p1], POLICIES[policy_p2], n_games, seed)
+
+
+# -- E14.5 position converters -----------------------------------------------------------------
+
+
+def _card_or_none(card: int) -> str | None:
+    return None if card == NO_CARD else CARD_NAMES[card]
+
+
+def _parse_optional(text: str | None) -> int:
+    return NO_CARD if text is None else parse_card(text)
+
+
+def from_position(position: Mapping[str, Any], *, validate: bool = True) -> np.ndarray:
+    """A kernel row for an E14.5 position, advanced like the reference loader (automatic steps run).
+
+    With `validate` the reference loader checks the position first and raises its PositionError,
+    so the kernel never has to handle a malformed one.
+    """
+    if validate:
+        from cardlab.games.edelweiss.position import load_position
+
+        load_position(position)
+    config = EdelweissConfig.from_json(position["config"])
+    deck_kind, standard, characters = config_codes(config)
+    row = new_row()
+    row[DECK_KIND] = deck_kind
+    row[STANDARD] = standard
+    for p in range(2):
+        row[CHAR + p] = characters[p] if config.skills else -1
+        row[SKILLS + p] = CHARACTER_SKILLS[characters[p]] if config.skills else 0
+    row[TURN] = position["turn"]
+    row[TURN_PLAYER] = ("P1", "P2").index(position["turn_player"])
+    row[WINDOW] = int(WINDOW_BY_NAME[position["window"]])
+    deck = [parse_card(text) for text in reversed(position["deck"])]  # bottom first: top card last
+    row[DECK_LEN] = len(deck)
+    row[DECK : DECK + len(deck)] = deck
+    discard = [parse_card(text) for text in position["discard"]]
+    row[DISCARD_LEN] = len(discard)
+    row[DISCARD : DISCARD + len(discard)] = discard
+    for p, name in enumerate(("P1", "P2")):
+        seat = position["players"][name]
+        for card in map(parse_card, seat["hand"]):
+            row[HAND + 4 * p + (card & 3)] |= 1 << (card >> 2)
+        field = [parse_field_entry(text) for text in seat["field"]]
+        row[FIELD_LEN + p] = len(field)
+        row[FIELD + FIELD_CAP * p : FIELD + FIELD_CAP * p + len(field)] = field
+        for card in map(parse_card, (position.get("revealed") or {}).get(name, [])):
+            row[REVEALED + 4 * p + (card & 3)] |= 1 << (card >> 2)
+    attack = position.get("attack")
+    row[SPADE_CARD : PURSUIT_CLUB + 1] = (NO_CARD, DEF_NONE, NO_CARD, NO_CARD, 0, NO_CARD)
+    if attack is not None and row[WINDOW] in (W_INTERCEPT, W_DEFENSE, W_COUNTER, W_PURSUIT):
+        row[SPADE_CARD] = _parse_optional(attack.get("spade"))
+        row[DEFENSE] = DEFENSE_NAMES.index(attack.get("defense"))
+        row[GUARD_CARD] = _parse_optional(attack.get("guard_card"))
+        row[BLOCKER] = _parse_optional(attack.get("blocker"))
+        row[COUNTER] = bool(attack.get("counter", False))
+        row[PURSUIT_CLUB] = _parse_optional(attack.get("pursuit_club"))
+    winner = position.get("winner")
+    row[WINNER] = -1 if winner is None else ("P1", "P2").index(winner)
+    row[REASON] = -1 if winner is None else REASON_NAMES.index(position["win_reason"])
+    if row[WINDOW] != W_OVER:
+        advance(row)
+    return row
+
+
+def _cards_of(row: np.ndarray, base: int) -> list[str]:
+    """The cards of a per-suit rank bit set, in canonical order (rank, then suit S, H, C, D: E14.5)."""
+    return [CARD_NAMES[rank * 4 + suit] for rank in range(13) for suit in range(4) if (row[base + suit] >> rank) & 1]
+
+
+def to_position(row: np.ndarray, config: EdelweissConfig | None = None) -> dict[str, Any]:
+    """The E14.5 position of a row, equal to the reference `state.position()` (incl. `revealed`).
+
+    `config` defaults to the one the row encodes (a skills game names its dealt characters).
+    """
+    if config is None or (config.skills and config.characters is None):
+        chars = None if row[DECK_KIND] != 2 else (CHARACTER_IDS[row[CHAR]], CHARACTER_IDS[row[CHAR + 1]])
+        config = EdelweissConfig(DECK_KINDS[row[DECK_KIND]], STANDARDS[row[STANDARD]], chars)
+    window = int(row[WINDOW])
+    data: dict[str, Any] = {
+        "game": "edelweiss",
+        "config": config.to_json(),
+        "turn": int(row[TURN]),
+        "turn_player": ("P1", "P2")[row[TURN_PLAYER]],
+        "window": str(Window(window)),
+        "deck": [CARD_NAMES[row[DECK + i]] for i in range(row[DECK_LEN] - 1, -1, -1)],
+        "discard": [CARD_NAMES[row[DISCARD + i]] for i in range(row[DISCARD_LEN])],
+        "players": {
+            name: {
+                "hand": _cards_of(row, HAND + 4 * p),
+                "field": [field_entry_name(int(row[FIELD + FIELD_CAP * p + i])) for i in range(row[FIELD_LEN + p])],
+            }
+            for p, name in enumerate(("P1", "P2"))
+        },
+    }
+    if window in (W_INTERCEPT, W_DEFENSE, W_COUNTER, W_PURSUIT):
+        data["attack"] = {
+            "spade": CARD_NAMES[row[SPADE_CARD]],
+            "defense": DEFENSE_NAMES[row[DEFENSE]],
+            "guard_card": _card_or_none(row[GUARD_CARD]),
+            "blocker": _card_or_none(row[BLOCKER]),
+            "counter": bool(row[COUNTER]),
+            "pursuit_club": _card_or_none(row[PURSUIT_CLUB]),
+        }
+    else:
+        data["attack"] = None
+    data["winner"] = None if row[WINNER] < 0 else ("P1", "P2")[row[WINNER]]
+    if row[WINNER] >= 0:
+        data["win_reason"] = REASON_NAMES[row[REASON]]
+    if any(row[REVEALED : REVEALED + 8]):
+        data["revealed"] = {name: _cards_of(row, REVEALED + 4 * p) for p, name in enumerate(("P1", "P2"))}
+    return data
+
+
+def legal_ids(row: np.ndarray) -> list[int]:
+    """The legal action ids at a resting row, sorted (convenience for tests and tools)."""
+    return [int(action) for action in np.flatnonzero(legal_mask(row))]

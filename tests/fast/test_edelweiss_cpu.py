@@ -1,0 +1,330 @@
+"""The numba Edelweiss kernel plays exactly the reference engine's game.
+
+Three levels of evidence, all with fixed seeds (deterministic):
+
+1. Step level. `SAMENESS_POSITIONS` positions are reached by the reference engine with random
+   play over every configuration (full, short, and the skills deck with all 36 character pairs
+   under both standards). Each is loaded into the kernel (`from_position` must round-trip through
+   `to_position` exactly), then `CONTINUATION_STEPS` random actions are applied to both engines;
+   after every step the sorted legal action ids and the whole E14.5 position JSON (hands, field
+   order, discard order, attack, winner, win_reason, revealed) must be equal. Positions at the
+   attack window are also turned into draw-step positions of the next turn, so loading runs the
+   draw step and the deck-out rule (E3.2, E6.2). The larger run is
+   `CARDLAB_SAMENESS_POSITIONS=100000 pytest tests/fast -k step_level`.
+2. Decisions. The compiled heuristic picks the same action as `heuristic.choose` at every decision
+   of lockstep games, and whole heuristic-vs-heuristic games from reference deals end in the
+   same final position. The conformance scenarios (E14.6) replay identically.
+3. Distribution level. For each deck/standard, kernel games (own deal RNG) and reference games
+   (random vs random) are compared: first-player win rate by a two-proportion z-test, the
+   win-reason mix and the histograms of game length (turns) and decisions by chi-square tests of
+   homogeneity (sparse bins merged so that every expected count is >= 5). Each test must not
+   reject at alpha = 0.001.
+
+`play_batch` results are identical with 1 and 2 threads.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+numba = pytest.importorskip("numba")
+
+from cardlab.fast import edelweiss_cpu as k  # noqa: E402
+from cardlab.games.edelweiss import Edelweiss, EdelweissAction, EdelweissConfig  # noqa: E402
+from cardlab.games.edelweiss.heuristic import choose  # noqa: E402
+
+CHARACTER_IDS = ("GARU", "ACCELA", "RAIHA", "VIRIDIAN", "VERDI", "EAGLE")
+CONFIGS = [EdelweissConfig("full"), EdelweissConfig("short")] + [
+    EdelweissConfig("skills", standard, (first, second))
+    for standard in ("symbolic", "accel2")
+    for first in CHARACTER_IDS
+    for second in CHARACTER_IDS
+]
+GAMES = [Edelweiss(config) for config in CONFIGS]
+
+SAMENESS_POSITIONS = int(os.environ.get("CARDLAB_SAMENESS_POSITIONS", "3000"))
+"""Start positions of the step-level test (CI); run with 100000 or more for the full check."""
+CONTINUATION_STEPS = 10
+HEURISTIC_GAMES_PER_CONFIG = 12
+DISTRIBUTION_REFERENCE_GAMES = 20_000
+DISTRIBUTION_KERNEL_GAMES = 1_000_000
+ALPHA = 0.001
+DISTRIBUTION_CONFIGS = {
+    "full": EdelweissConfig("full"),
+    "short": EdelweissConfig("short"),
+    "symbolic": EdelweissConfig("skills", "symbolic"),
+    "accel2": EdelweissConfig("skills", "accel2"),
+}
+SCENARIOS = sorted((Path(__file__).parent.parent / "games" / "edelweiss" / "scenarios").glob("*.json"))
+
+
+def ref_legal(state: Any) -> list[int]:
+    return sorted(int(action) for action in state.legal_actions())
+
+
+def assert_same(state: Any, row: np.ndarray, where: str) -> None:
+    assert k.legal_ids(row) == ref_legal(state), where
+    assert k.to_position(row) == state.position(), where
+
+
+# -- 1. step level ------------------------------------------------------------------------------
+
+
+def pick(legal: list[int], rng: random.Random, long_games: bool) -> int:
+    """A random legal action; `long_games` never gives up the game (no NO_DEFENSE while avoidable),
+    so that late positions, empty decks and deck-outs (E6.2) are reached too."""
+    if long_games and len(legal) > 1:
+        legal = [action for action in legal if action != EdelweissAction.NO_DEFENSE]
+    return rng.choice(legal)
+
+
+def random_start(index: int, rng: random.Random, long_games: bool) -> Any:
+    """A reference state after a random number of random decisions (sometimes finished)."""
+    state = GAMES[index % len(GAMES)].new_state(rng.getrandbits(32), record_events=False)
+    for _ in range(rng.randrange(150 if long_games else 45)):
+        if state.current_player() is None:
+            break
+        state.apply(EdelweissAction(pick(ref_legal(state), rng, long_games)))
+    return state
+
+
+def draw_variant(position: dict[str, Any]) -> dict[str, Any]:
+    """The same board at the next turn's draw step (loading it runs E3.2 / E6.2)."""
+    variant = json.loads(json.dumps(position))
+    variant["turn"] += 1
+    variant["turn_player"] = "P2" if position["turn_player"] == "P1" else "P1"
+    variant["window"] = "draw"
+    return variant
+
+
+def test_step_level_sameness_over_random_positions() -> None:
+    rng = random.Random(20251130)
+    windows: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    for index in range(SAMENESS_POSITIONS):
+        long_games = index % 2 == 1
+        state = random_start(index, rng, long_games)
+        position = state.position()
+        row = k.from_position(position, validate=False)
+        assert k.to_position(row) == position, f"round trip of position {index}"
+        if position["window"] == "attack":
+            variant = draw_variant(position)
+            assert_same(state.game.load_position(variant), k.from_position(variant), f"draw variant {index}")
+        for step in range(CONTINUATION_STEPS):
+            where = f"position {index}, step {step}"
+            assert_same(state, row, where)
+            windows[state.position()["window"]] += 1
+            legal = ref_legal(state)
+            if not legal:
+                break
+            illegal = next(a for a in range(k.N_ACTIONS) if a not in legal)
+            before = row.copy()
+            assert not k.apply_action(row, illegal), where
+            assert np.array_equal(row, before), where
+            action = pick(legal, rng, long_games)
+            state.apply(EdelweissAction(action))
+            assert k.apply_action(row, action), where
+        assert_same(state, row, f"position {index}, end")
+        reasons[state.win_reason] += 1
+    # Every kind of window and both ways to win were exercised.
+    assert set(windows) == {"main", "special_summon", "attack", "intercept", "defense", "counter", "pursuit", "over"}
+    assert reasons["attack"] and reasons["deck_out"]
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda path: path.stem)
+def test_conformance_scenarios_replay_identically(path: Path) -> None:
+    data = json.loads(path.read_text())
+    state = Edelweiss().load_position(data["position"])
+    row = k.from_position(data["position"])
+    for index, text in enumerate(data["actions"]):
+        assert_same(state, row, f"before action {index}")
+        action = EdelweissAction.parse(text)
+        state.apply(action)
+        assert k.apply_action(row, int(action)), f"action {index} {text}"
+    assert_same(state, row, "final")
+
+
+def test_from_position_rejects_a_malformed_position() -> None:
+    position = GAMES[0].new_state(1).position()
+    position["players"]["P1"]["field"] = ["5D:U"]
+    with pytest.raises(ValueError, match="diamond"):
+        k.from_position(position)
+
+
+# -- 2. decisions -------------------------------------------------------------------------------
+
+
+def test_heuristic_matches_reference_at_every_decision() -> None:
+    """Lockstep games: both heuristics are asked at every decision; half the moves are random to
+    reach positions the heuristic itself would avoid."""
+    rng = random.Random(7)
+    decisions = 0
+    for game in GAMES:
+        for _ in range(HEURISTIC_GAMES_PER_CONFIG):
+            state = game.new_state(rng.getrandbits(32), record_events=False)
+            row = k.from_position(state.position(), validate=False)
+            while state.current_player() is not None:
+                expected = int(choose(state, rng))
+                assert k.heuristic_action(row) == expected, state.position()
+                decisions += 1
+                action = expected if rng.random() < 0.5 else rng.choice(ref_legal(state))
+                state.apply(EdelweissAction(action))
+                assert k.apply_action(row, action)
+                assert_same(state, row, "heuristic lockstep")
+    assert decisions > 10 * len(GAMES) * HEURISTIC_GAMES_PER_CONFIG
+
+
+def test_heuristic_games_from_reference_deals_end_identically() -> None:
+    rng = np.zeros(1, dtype=np.uint64)  # unused by the heuristic
+    for index, game in enumerate(GAMES):
+        for seed in range(3):
+            state = game.new_state(1000 * index + seed, record_events=False)
+            row = k.from_position(state.position(), validate=False)
+            decisions = 0
+            while state.current_player() is not None:
+                state.apply(choose(state, random.Random()))
+                decisions += 1
+            assert k.play_from(row, k.POLICY_HEURISTIC, k.POLICY_HEURISTIC, rng) == decisions
+            assert k.to_position(row) == state.position()
+
+
+# -- 3. distribution level ----------------------------------------------------------------------
+
+
+def chi2_sf(x: float, dof: int) -> float:
+    """P(X >= x) for a chi-square variable: the regularized upper incomplete gamma Q(dof/2, x/2)."""
+    a, z = dof / 2.0, x / 2.0
+    if z <= 0:
+        return 1.0
+    log_prefix = a * math.log(z) - z - math.lgamma(a)
+    if z < a + 1:  # series for P, then Q = 1 - P
+        term = total = 1.0 / a
+        n = a
+        while abs(term) > 1e-15 * abs(total):
+            n += 1
+            term *= z / n
+            total += term
+        return max(0.0, 1.0 - total * math.exp(log_prefix))
+    b, c, d = z + 1 - a, 1e300, 1 / (z + 1 - a)  # Lentz continued fraction for Q
+    h = d
+    for i in range(1, 1000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = 1e-300 if abs(d) < 1e-300 else d
+        c = b + an / c
+        c = 1e-300 if abs(c) < 1e-300 else c
+        d = 1 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1) < 1e-15:
+            break
+    return math.exp(log_prefix) * h
+
+
+def test_chi2_sf_known_values() -> None:
+    assert chi2_sf(3.841458820694124, 1) == pytest.approx(0.05, rel=1e-9)
+    assert chi2_sf(16.26623619623813, 3) == pytest.approx(0.001, rel=1e-9)
+    assert chi2_sf(2.0, 10) == pytest.approx(0.9963401531726562, rel=1e-9)
+
+
+def homogeneity_p(a: Counter[int], b: Counter[int]) -> float:
+    """Chi-square test that two samples share one distribution; bins merged in key order until each
+    merged bin expects >= 5 in both samples. One bin in all: the samples agree trivially (p = 1)."""
+    na, nb = sum(a.values()), sum(b.values())
+    keys = sorted(set(a) | set(b))
+    bins: list[tuple[int, int]] = []
+    ca = cb = 0
+    for key in keys:
+        ca, cb = ca + a[key], cb + b[key]
+        if min((ca + cb) * na, (ca + cb) * nb) >= 5 * (na + nb):
+            bins.append((ca, cb))
+            ca = cb = 0
+    if ca or cb:
+        if bins:
+            last = bins.pop()
+            bins.append((last[0] + ca, last[1] + cb))
+        else:
+            bins.append((ca, cb))
+    if len(bins) < 2:
+        return 1.0
+    stat = 0.0
+    for ca, cb in bins:
+        total = ca + cb
+        ea, eb = total * na / (na + nb), total * nb / (na + nb)
+        stat += (ca - ea) ** 2 / ea + (cb - eb) ** 2 / eb
+    return chi2_sf(stat, len(bins) - 1)
+
+
+def two_proportion_p(wins_a: int, n_a: int, wins_b: int, n_b: int) -> float:
+    pooled = (wins_a + wins_b) / (n_a + n_b)
+    se = math.sqrt(pooled * (1 - pooled) * (1 / n_a + 1 / n_b))
+    if se == 0:
+        return 1.0
+    z = (wins_a / n_a - wins_b / n_b) / se
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def reference_games(config: EdelweissConfig, n: int, seed: int) -> dict[str, list[int]]:
+    game, rng = Edelweiss(config), random.Random(seed)
+    out: dict[str, list[int]] = {"winner": [], "reason": [], "turns": [], "decisions": []}
+    for index in range(n):
+        state = game.new_state(seed * 1_000_003 + index, record_events=False)
+        decisions = 0
+        while state.current_player() is not None:
+            state.apply(rng.choice(state.legal_actions()))
+            decisions += 1
+        out["winner"].append(state.winner)
+        out["reason"].append(("attack", "deck_out").index(state.win_reason))
+        out["turns"].append(state.turn)
+        out["decisions"].append(decisions)
+    return out
+
+
+@pytest.mark.parametrize("name", list(DISTRIBUTION_CONFIGS))
+def test_random_games_have_the_reference_distribution(name: str) -> None:
+    config = DISTRIBUTION_CONFIGS[name]
+    ref = reference_games(config, DISTRIBUTION_REFERENCE_GAMES, seed=11)
+    winner, reason, turns, decisions = k.play_config(config, "random", "random", DISTRIBUTION_KERNEL_GAMES, seed=12)
+    n_ref, n_k = DISTRIBUTION_REFERENCE_GAMES, DISTRIBUTION_KERNEL_GAMES
+    p_first = two_proportion_p(ref["winner"].count(0), n_ref, int((winner == 0).sum()), n_k)
+    assert p_first >= ALPHA, f"P1 win rate {ref['winner'].count(0) / n_ref:.3f} vs {(winner == 0).mean():.3f}"
+    for label, kernel_values in (("reason", reason), ("turns", turns), ("decisions", decisions)):
+        p = homogeneity_p(Counter(ref[label]), Counter(int(v) for v in kernel_values))
+        assert p >= ALPHA, f"{label}: p = {p:.2g}"
+
+
+def test_kernel_games_stay_within_the_rules_bounds() -> None:
+    """E6.3: at most 45/29/27 turns; every game has a winner and a reason."""
+    for name, limit in (("full", 45), ("short", 29), ("symbolic", 27), ("accel2", 27)):
+        config = DISTRIBUTION_CONFIGS[name]
+        winner, reason, turns, _ = k.play_config(config, "heuristic", "random", 2000, seed=3)
+        assert set(winner.tolist()) <= {0, 1} and set(reason.tolist()) <= {0, 1}
+        assert turns.min() >= 1 and turns.max() <= limit
+
+
+# -- threads ------------------------------------------------------------------------------------
+
+
+def test_play_batch_is_independent_of_the_thread_count() -> None:
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("numba has a single thread here")
+    before = numba.get_num_threads()
+    try:
+        results = []
+        for threads in (1, 2):
+            numba.set_num_threads(threads)
+            results.append(k.play_batch(2, 2, np.array([-1, -1]), 0, 1, 3001, 99))
+    finally:
+        numba.set_num_threads(before)
+    for one, two in zip(*results, strict=True):
+        assert np.array_equal(one, two)
