@@ -65,3 +65,22 @@ def test_plays_whole_games_against_the_heuristic() -> None:
     records = [play_match(game, agents if seed % 2 else agents[::-1], seed) for seed in range(4)]
     assert all(record.winner in (0, 1) for record in records)
     assert records == [play_match(game, agents if seed % 2 else agents[::-1], seed) for seed in range(4)]
+
+
+def test_fast_rollouts_use_the_kernel_and_still_find_the_win() -> None:
+    pytest.importorskip("numba")
+    state = Edelweiss().load_position(_position(["10S:U"], [], ["4C:T", "9H:T"]))
+    assert make_agent("ismcts:iterations=60:rollout=fast").act(state.infoset(0), random.Random(3)) == A.ATTACK
+    game = Edelweiss(EdelweissConfig("skills", "accel2"))
+    state = game.new_state(11)
+    infoset = state.infoset(state.current_player())
+    choices = {make_agent("ismcts:iterations=50:rollout=fast").act(infoset, random.Random(5)) for _ in range(2)}
+    assert len(choices) == 1 and choices <= set(infoset.legal_actions)  # deterministic for a seed
+
+
+def test_fast_rollouts_are_refused_for_a_game_without_a_kernel() -> None:
+    from cardlab.games.aterial import Aterial
+
+    state = Aterial().new_state(1)
+    with pytest.raises(ValueError, match="no fast rollout for 'aterial'"):
+        make_agent("ismcts:iterations=5:rollout=fast").act(state.infoset(state.current_player()), random.Random(0))

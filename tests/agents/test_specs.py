@@ -38,7 +38,7 @@ def test_agents_report_a_canonical_spec(spec: str, canonical: str) -> None:
         ("ismcts:iterations=many", "iterations='many' is not a valid int"),
         ("ismcts:iterations", "bad parameter 'iterations'"),
         ("ismcts:c=-1", "c must not be negative"),
-        ("ismcts:rollout=greedy", "rollout must be 'random' or 'heuristic'"),
+        ("ismcts:rollout=greedy", "rollout must be 'random', 'heuristic' or 'fast'"),
         ("ismcts:iterations=0", "give iterations >= 1 or time > 0"),
     ],
 )

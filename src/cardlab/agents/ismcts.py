@@ -14,7 +14,7 @@ import time
 from typing import ClassVar
 
 from cardlab.agents.base import format_spec
-from cardlab.agents.policies import Policy, policy_by_name
+from cardlab.agents.policies import FastRollout, Policy, fast_rollout, policy_by_name
 from cardlab.core.game import Action, InfoSet, Player, State
 
 
@@ -44,8 +44,8 @@ class ISMCTSAgent:
     _DEFAULTS: ClassVar[dict[str, object]] = {"iterations": 1000, "time": 0.0, "c": 0.7, "rollout": "random"}
 
     def __init__(self, iterations: int = 1000, time: float = 0.0, c: float = 0.7, rollout: str = "random") -> None:
-        if rollout not in ("random", "heuristic"):
-            raise ValueError(f"rollout must be 'random' or 'heuristic', not {rollout!r}")
+        if rollout not in ("random", "heuristic", "fast"):
+            raise ValueError(f"rollout must be 'random', 'heuristic' or 'fast', not {rollout!r}")
         if iterations < 1 and time <= 0:
             raise ValueError("give iterations >= 1 or time > 0")
         self.iterations = iterations
@@ -55,13 +55,17 @@ class ISMCTSAgent:
         params = {"iterations": iterations, "time": time, "c": c, "rollout": rollout}
         self.spec = format_spec("ismcts", params, self._DEFAULTS)
         self._policy: Policy | None = None
+        self._fast: FastRollout | None = None
 
     def act(self, infoset: InfoSet, rng: random.Random) -> Action:
         legal = infoset.legal_actions
         if len(legal) == 1:
             return legal[0]
-        if self._policy is None:
-            self._policy = policy_by_name(infoset.game.name, self.rollout)
+        if self._policy is None and self._fast is None:
+            if self.rollout == "fast":  # the compiled kernel plays heuristic rollouts
+                self._fast = fast_rollout(infoset.game.name)
+            else:
+                self._policy = policy_by_name(infoset.game.name, self.rollout)
         root = _Node(None)
         deadline = time.perf_counter() + self.time if self.time > 0 else None
         iteration = 0
@@ -98,11 +102,16 @@ class ISMCTSAgent:
             world.apply(action)
             path.append(node)
         # Rollout to the end of the game.
-        policy = self._policy
-        assert policy is not None
-        while world.current_player() is not None:
-            world.apply(policy(world, rng))
-        returns = world.returns()
+        if self._fast is not None:
+            returns = (
+                self._fast(world, "heuristic", rng.getrandbits(62)) if not world.is_terminal() else world.returns()
+            )
+        else:
+            policy = self._policy
+            assert policy is not None
+            while world.current_player() is not None:
+                world.apply(policy(world, rng))
+            returns = world.returns()
         root.visits += 1
         for visited in path[1:]:
             visited.visits += 1

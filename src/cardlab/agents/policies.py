@@ -40,3 +40,21 @@ def policy_by_name(game_name: str, name: str) -> Policy:
     if name == "heuristic":
         return heuristic_policy(game_name)
     raise ValueError(f"unknown policy {name!r}; expected 'random' or 'heuristic'")
+
+
+_FAST_ROLLOUTS = {"edelweiss": "cardlab.fast.edelweiss_cpu:rollout"}
+
+FastRollout = Callable[[State, str, int], tuple[float, float]]
+
+
+def fast_rollout(game_name: str) -> FastRollout:
+    """A compiled whole-game rollout (state, policy name, seed) -> returns, where a game has one."""
+    try:
+        module, attr = _FAST_ROLLOUTS[game_name].split(":")
+    except KeyError:
+        raise ValueError(f"no fast rollout for {game_name!r}; available for: {', '.join(_FAST_ROLLOUTS)}") from None
+    try:
+        rollout: FastRollout = getattr(import_module(module), attr)
+    except ImportError:
+        raise ValueError("rollout=fast needs the fast extra: pip install -e '.[fast]'") from None
+    return rollout

@@ -852,3 +852,14 @@ def to_position(row: np.ndarray, config: EdelweissConfig | None = None) -> dict[
 def legal_ids(row: np.ndarray) -> list[int]:
     """The legal action ids at a resting row, sorted (convenience for tests and tools)."""
     return [int(action) for action in np.flatnonzero(legal_mask(row))]
+
+
+def rollout(state: Any, policy: str, seed: int) -> tuple[float, float]:
+    """Finish a reference state's game in the kernel (ISMCTS `rollout=fast`); returns its returns.
+
+    The state is converted through its position JSON without re-validation (it is already a
+    valid state); the kernel then plays both seats with `policy` from the RNG stream (seed, 0).
+    """
+    row = from_position(state.position(), validate=False)
+    play_from(row, POLICIES[policy], POLICIES[policy], game_rng(seed, 0))
+    return (1.0, -1.0) if row[WINNER] == 0 else (-1.0, 1.0)
