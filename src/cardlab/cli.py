@@ -134,9 +134,9 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     config = game.config_json()
     check_engine(args.engine, game.name, agents)
     start = time.perf_counter()
-    if args.engine == "cpu":  # each deal twice, seats swapped: both batches share their seed
-        first = kernel_games(config, agents, (args.games + 1) // 2, args.seed)
-        second = kernel_games(config, agents[::-1], args.games // 2, args.seed)
+    if args.engine != "reference":  # each deal twice, seats swapped: both batches share their seed
+        first = kernel_games(config, agents, (args.games + 1) // 2, args.seed, args.engine)
+        second = kernel_games(config, agents[::-1], args.games // 2, args.seed, args.engine)
         outcomes = [(g.winner, g.decisions, False) for g in first] + [(g.winner, g.decisions, True) for g in second]
     else:
         tasks = [
@@ -237,8 +237,9 @@ def cmd_balance(args: argparse.Namespace, console: Console) -> int:
     setup = BalanceSetup(matchups, args.agent, args.games, args.seed, args.mirrors)
     with _open_db(args.db) as db:
         start = time.perf_counter()
-        if args.engine == "cpu":
-            stored = kernel_balance(setup, lambda cell: db.next_index(f"{setup.experiment}/engine=cpu", cell))
+        if args.engine != "reference":
+            experiment = f"{setup.experiment}/engine={args.engine}"
+            stored = kernel_balance(setup, lambda cell: db.next_index(experiment, cell), args.engine)
         else:
             tasks = balance_tasks(setup, lambda cell: db.next_index(setup.experiment, cell))
             label = f"balance {matchups.game} {matchups.variant} · {args.agent}"
@@ -350,9 +351,9 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--workers", type=int, help="worker processes (default: all cores)")
     simulate.add_argument(
         "--engine",
-        choices=["reference", "cpu"],
+        choices=["reference", "cpu", "gpu"],
         default="reference",
-        help="reference engine, or the compiled CPU kernel (edelweiss; random/heuristic)",
+        help="reference engine, or a compiled kernel: cpu (numba) or gpu (JAX); edelweiss, random/heuristic",
     )
     simulate.add_argument("--json", action="store_true", help="print one JSON object")
     simulate.set_defaults(handler=cmd_simulate)
@@ -373,9 +374,9 @@ def build_parser() -> argparse.ArgumentParser:
             sub.add_argument("--mirrors", action="store_true", help="also play the mirror pairings")
             sub.add_argument(
                 "--engine",
-                choices=["reference", "cpu"],
+                choices=["reference", "cpu", "gpu"],
                 default="reference",
-                help="reference engine, or the compiled CPU kernel (edelweiss; random/heuristic)",
+                help="reference engine, or a compiled kernel: cpu (numba) or gpu (JAX); edelweiss, random/heuristic",
             )
 
     serve = commands.add_parser("serve", help="the web app: play in a browser")

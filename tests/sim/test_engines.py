@@ -42,7 +42,7 @@ def test_balance_with_the_kernel_stores_and_reports_like_the_reference(tmp_path:
 @pytest.mark.parametrize(
     ("engine", "game", "agents", "message"),
     [
-        ("gpu", "edelweiss", ("random",), "unknown engine"),
+        ("tpu", "edelweiss", ("random",), "unknown engine"),
         ("cpu", "aterial", ("random",), "edelweiss only"),
         ("cpu", "edelweiss", ("ismcts",), "not 'ismcts'"),
     ],
@@ -50,3 +50,11 @@ def test_balance_with_the_kernel_stores_and_reports_like_the_reference(tmp_path:
 def test_engine_requests_the_kernel_cannot_serve_are_refused(engine, game, agents, message) -> None:
     with pytest.raises(CardlabError, match=message):
         check_engine(engine, game, agents)
+
+
+def test_simulate_with_the_jax_kernel(capsys) -> None:
+    pytest.importorskip("jax")
+    argv = ["simulate", "edelweiss", "--games", "64", "--agents", "heuristic,random", "--engine", "gpu", "--json"]
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["engine"] == "gpu" and sum(summary["wins"]) == 64 and summary["wins"][0] >= 56

@@ -96,8 +96,8 @@ def balance_tasks(setup: BalanceSetup, next_index: Callable[[str], int]) -> list
     return tasks
 
 
-def kernel_balance(setup: BalanceSetup, next_index: Callable[[str], int]) -> list[StoredGame]:
-    """The same table played by the compiled CPU kernel (`--engine cpu`): per cell and seat one batch.
+def kernel_balance(setup: BalanceSetup, next_index: Callable[[str], int], engine: str = "cpu") -> list[StoredGame]:
+    """The same table played by a compiled kernel (`--engine cpu|gpu`): per cell and seat one batch.
 
     Both seat orders of a pairing share the batch seed, so they share their deals; game i of a
     batch is the kernel's stream (seed, i - first index). Action lists are not kept.
@@ -105,16 +105,16 @@ def kernel_balance(setup: BalanceSetup, next_index: Callable[[str], int]) -> lis
     from cardlab.sim.engines import kernel_games
 
     m = setup.matchups
-    experiment = f"{setup.experiment}/engine=cpu"
+    experiment = f"{setup.experiment}/engine={engine}"
     stored = []
     for a, b in pairings(m.entrants, setup.mirrors):
         cell = f"{a}-{b}"
         start = next_index(cell)
         for seat, (first, second) in enumerate(((a, b), (b, a))):
-            labels = ("balance-cpu", m.variant, cell, start) + ((seat,) if a == b else ())
+            labels = (f"balance-{engine}", m.variant, cell, start) + ((seat,) if a == b else ())
             seed = derive_seed(setup.seed, *labels)
             for i, game in enumerate(
-                kernel_games(m.config(first, second), (setup.agent,) * 2, setup.games_per_cell, seed)
+                kernel_games(m.config(first, second), (setup.agent,) * 2, setup.games_per_cell, seed, engine)
             ):
                 stored.append(
                     StoredGame(
