@@ -1,9 +1,11 @@
 """Agent strength evaluation (not a timed test): seat-swapped matches for both standards.
 
 Each match is `--games` games over `--games / 2` deals; every deal is played twice with the
-seats swapped (common random numbers) and random characters per deal (R-E3). Results, with
-95% Wilson intervals and the measured time per decision, go to the `agent-strength` section
-of docs/agents.md. Run: `python benchmarks/eval_agents.py [--games 2000] [--workers 1]`.
+seats swapped (common random numbers) and random characters per deal (R-E3). ISMCTS gets a
+fixed iteration budget (deterministic, and independent of machine load) whose measured mean
+time per decision is reported beside the result. Results, with 95% Wilson intervals, go to the
+`agent-strength-<standard>` section of docs/agents.md.
+Run: `python benchmarks/eval_agents.py --standard symbolic [--games 2000] [--workers 1]`.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from cardlab.sim.stats import wilson_interval
 from cardlab.sim.tournament import GameTask, run_tasks
 
 AGENTS_MD = Path(__file__).resolve().parent.parent / "docs" / "agents.md"
-MATCHES = [("heuristic", "random"), ("ismcts:time=0.05:rollout=heuristic", "heuristic")]
+MATCHES = [("heuristic", "random"), ("ismcts:iterations=400:rollout=fast", "heuristic")]
 
 
 def ms_per_decision(spec: str, standard: str, decisions: int = 200) -> float:
@@ -61,11 +63,12 @@ def match(a: str, b: str, standard: str, games: int, workers: int) -> tuple[int,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=2000, help="games per match (even)")
-    parser.add_argument("--workers", type=int, default=1, help="worker processes (1 keeps time budgets honest)")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes")
+    parser.add_argument("--standard", choices=["symbolic", "accel2"], required=True, help="one standard per run")
     args = parser.parse_args()
 
     rows = []
-    for standard in ("symbolic", "accel2"):
+    for standard in (args.standard,):
         for a, b in MATCHES:
             wins, games, rate = match(a, b, standard, args.games, args.workers)
             low, high = wilson_interval(wins, games)
@@ -74,17 +77,18 @@ def main() -> None:
                         f"[{low:.1%}, {high:.1%}] | {ms:.1f} | {rate:,.1f} |")  # fmt: skip
             print(rows[-1], flush=True)
     body = "\n".join([
-        "## Measured strength",
+        f"### Measured strength, {args.standard}",
         "",
         f"Machine: {machine()}. Measured {datetime.date.today().isoformat()} with "
-        f"`python benchmarks/eval_agents.py --games {args.games} --workers {args.workers}`: skills games, random "
+        f"`python benchmarks/eval_agents.py --standard {args.standard} --games {args.games} --workers {args.workers}`:"
+        " skills games, random "
         "characters per deal, every deal played twice with the seats swapped.",
         "",
         "| standard | agent | opponent | agent's wins | 95% Wilson CI | ms per agent decision | games/s |",
         "|---|---|---|---:|---|---:|---:|",
         *rows,
     ])  # fmt: skip
-    write_section("agent-strength", body, AGENTS_MD)
+    write_section(f"agent-strength-{args.standard}", body, AGENTS_MD)
 
 
 if __name__ == "__main__":
