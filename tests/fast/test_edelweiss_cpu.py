@@ -9,8 +9,8 @@ Three levels of evidence, all with fixed seeds (deterministic):
    after every step the sorted legal action ids and the whole E14.5 position JSON (hands, field
    order, discard order, attack, winner, win_reason, revealed) must be equal. Positions at the
    attack window are also turned into draw-step positions of the next turn, so loading runs the
-   draw step and the deck-out rule (E3.2, E6.2). The larger run is
-   `CARDLAB_SAMENESS_POSITIONS=100000 pytest tests/fast -k step_level`.
+   draw step and the deck-out rule (E3.2, E6.2). The suite runs 100,000 positions;
+   `CARDLAB_SAMENESS_POSITIONS=3000` makes a quick run while developing.
 2. Decisions. The compiled heuristic picks the same action as `heuristic.choose` at every decision
    of lockstep games, and whole heuristic-vs-heuristic games from reference deals end in the
    same final position. The conformance scenarios (E14.6) replay identically.
@@ -51,7 +51,7 @@ CONFIGS = [EdelweissConfig("full"), EdelweissConfig("short")] + [
 ]
 GAMES = [Edelweiss(config) for config in CONFIGS]
 
-SAMENESS_POSITIONS = int(os.environ.get("CARDLAB_SAMENESS_POSITIONS", "3000"))
+SAMENESS_POSITIONS = int(os.environ.get("CARDLAB_SAMENESS_POSITIONS", "100000"))
 """Start positions of the step-level test (CI); run with 100000 or more for the full check."""
 CONTINUATION_STEPS = 10
 HEURISTIC_GAMES_PER_CONFIG = 12
