@@ -219,3 +219,39 @@ def test_play_batch_is_deterministic_per_seed() -> None:
         assert np.array_equal(one, two)
     assert any(not np.array_equal(one, two) for one, two in zip(first, other, strict=True))
     assert [values.dtype for values in first] == [np.int8, np.int8, np.int16, np.int32]
+
+
+JAX_NUMBA_POSITIONS = 100_000
+"""Positions for the large step-level comparison with the numba kernel (itself proven equal to the reference)."""
+
+
+def test_step_level_sameness_with_numba_on_100k_positions(batched: dict[str, Any]) -> None:
+    """100,000 positions dealt and played on by the numba kernel over every deck and standard
+    (random characters); five more random steps in both kernels must give identical rows and
+    legal masks after every step."""
+    rng = np.random.default_rng(2024)
+    kinds = [(0, 0), (1, 0), (2, 1), (2, 2)]  # full, short, skills x Symbolic / Accel 2
+    rows = np.zeros((JAX_NUMBA_POSITIONS, k.ROW_SIZE), dtype=np.int32)
+    streams = [k.game_rng(77, i) for i in range(JAX_NUMBA_POSITIONS)]
+    for i in range(JAX_NUMBA_POSITIONS):
+        deck_kind, standard = kinds[i % 4]
+        row = k.new_row()
+        k.deal(row, deck_kind, standard, np.array([-1, -1], dtype=np.int64), streams[i])
+        for _ in range(int(rng.integers(0, 40))):
+            if k.current_player(row) < 0:
+                break
+            k.apply_action(row, k.random_action(row, streams[i]))
+        rows[i] = row
+    assert len({int(r[k.WINDOW]) for r in rows}) >= 8  # every window is represented
+    for _ in range(5):
+        actions = np.array(
+            [k.random_action(r, s) if k.current_player(r) >= 0 else 0 for r, s in zip(rows, streams, strict=True)],
+            dtype=np.int32,
+        )
+        jax_rows = np.asarray(batched["step"](jnp.asarray(rows), jnp.asarray(actions)))
+        for row, action in zip(rows, actions, strict=True):
+            if k.current_player(row) >= 0:
+                k.apply_action(row, int(action))
+        np.testing.assert_array_equal(jax_rows, rows)
+        numba_masks = np.array([k.legal_mask(r) for r in rows])
+        np.testing.assert_array_equal(np.asarray(batched["legal"](jnp.asarray(rows))), numba_masks)
