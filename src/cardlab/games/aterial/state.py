@@ -393,7 +393,7 @@ class AterialState(SteppingState):
         leader = self.leader[me]
         options = []
         for square, inst in enumerate(field):
-            if inst == EMPTY or self.moves[inst] >= (2 if "nimble" in self.keys[inst] else 1):
+            if inst == EMPTY or self.moves[inst] >= self._moves_allowed(inst):
                 continue
             if inst == leader or any(field[n] == EMPTY for n in ORTHOGONAL[square]):
                 options.append(acts.move[square])  # the leader can always step (onto a subordinate if need be)
