@@ -8,6 +8,7 @@ order whatever the number of workers.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -71,7 +72,8 @@ def run_tasks(
         yield from _tap(results, on_result)
         return
     chunksize = max(1, min(64, len(tasks) // (workers * 8)))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # forkserver, not fork: forking a process that runs threads (JAX, numba) can deadlock.
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("forkserver")) as pool:
         yield from _tap(pool.map(run_task, tasks, chunksize=chunksize), on_result)
 
 
