@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from cardlab.core.errors import CardlabError
 
@@ -191,3 +193,42 @@ def load_deck_table(path: Path) -> DataTable:
         raise CardDataError(path, f"expected a [[deck]] table, got {data!r}")
     label = next((data[key] for key in ("id", "name") if _is_text(data.get(key))), "")
     return DataTable(data, path, f"deck {label}".rstrip())
+
+
+class _Card(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+CardT = TypeVar("CardT", bound=_Card)
+
+
+@dataclass(frozen=True)
+class CardIndex(Generic[CardT]):
+    """Every loaded card by id, in file order; an unknown id is a KeyError naming it."""
+
+    by_id: dict[str, CardT]
+
+    def __getitem__(self, card_id: str) -> CardT:
+        try:
+            return self.by_id[card_id]
+        except KeyError:
+            raise KeyError(f"unknown card id {card_id!r}") from None
+
+    def __contains__(self, card_id: object) -> bool:
+        return card_id in self.by_id
+
+
+def load_cards(
+    paths: Sequence[Path] | None,
+    sample_set: Traversable,
+    parse: Callable[[DataTable], CardT],
+    *,
+    with_sample_set: bool = False,
+) -> dict[str, CardT]:
+    """Exactly the cards of `paths` (ids unique across them), or the game's packaged sample set if
+    None; `with_sample_set` adds the given files to the sample set (a duplicate id is an error)."""
+    if paths is None or with_sample_set:
+        with resources.as_file(sample_set) as path:
+            return {card.id: card for card in map(parse, load_card_tables([path, *(paths or [])]))}
+    return {card.id: card for card in map(parse, load_card_tables(paths))}

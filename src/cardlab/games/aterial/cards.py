@@ -14,9 +14,10 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from cardlab.core.carddata import (
+    CardIndex,
     DataTable,
     check_fields,
-    load_card_tables,
+    load_cards,
     load_deck_table,
     require_int,
     require_int_map,
@@ -128,20 +129,12 @@ class CardDef:
         return tuple(ability for ability in self.abilities if ability.key == key)
 
 
-@dataclass(frozen=True)
-class CardSet:
+class CardSet(CardIndex[CardDef]):
     """Every loaded card by id, in file order."""
 
-    cards: dict[str, CardDef]
-
-    def __getitem__(self, card_id: str) -> CardDef:
-        try:
-            return self.cards[card_id]
-        except KeyError:
-            raise KeyError(f"unknown card id {card_id!r}") from None
-
-    def __contains__(self, card_id: object) -> bool:
-        return card_id in self.cards
+    @property
+    def cards(self) -> dict[str, CardDef]:
+        return self.by_id
 
     def leaders(self) -> list[CardDef]:
         return [card for card in self.cards.values() if card.type == "leader"]
@@ -208,14 +201,8 @@ def _data_file(*parts: str) -> Traversable:
 
 
 def load_card_set(paths: Sequence[Path] | None = None, *, with_sample_set: bool = False) -> CardSet:
-    """Exactly the cards of `paths` (ids unique across them), or the packaged A21 sample set if None.
-
-    `with_sample_set` adds the given files to the sample set (a duplicate id is an error).
-    """
-    if paths is None or with_sample_set:
-        with resources.as_file(_data_file("cards.toml")) as path:
-            return CardSet({card.id: card for card in map(_card, load_card_tables([path, *(paths or [])]))})
-    return CardSet({card.id: card for card in map(_card, load_card_tables(paths))})
+    """Exactly the cards of `paths`, or the packaged A21 sample set if None (see `load_cards`)."""
+    return CardSet(load_cards(paths, _data_file("cards.toml"), _card, with_sample_set=with_sample_set))
 
 
 def load_deck(path: Path) -> Deck:

@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import TypeAlias
 
 from cardlab.core.carddata import (
+    CardIndex,
     DataTable,
     check_fields,
-    load_card_tables,
+    load_cards,
     load_deck_table,
     require_int,
     require_int_map,
@@ -264,20 +265,8 @@ class CardDef:
         return SIZES.index(self.size) + 1
 
 
-@dataclass(frozen=True)
-class CardSet:
+class CardSet(CardIndex[CardDef]):
     """Every loaded card (casters included) by id, in file order."""
-
-    by_id: dict[str, CardDef]
-
-    def __getitem__(self, card_id: str) -> CardDef:
-        try:
-            return self.by_id[card_id]
-        except KeyError:
-            raise KeyError(f"unknown card id {card_id!r}") from None
-
-    def __contains__(self, card_id: object) -> bool:
-        return card_id in self.by_id
 
     def casters(self) -> list[CardDef]:
         return [card for card in self.by_id.values() if card.type == "caster"]
@@ -642,14 +631,8 @@ def _data_file(*parts: str) -> Traversable:
 
 
 def load_card_set(paths: Sequence[Path] | None = None, *, with_sample_set: bool = False) -> CardSet:
-    """Exactly the cards of `paths` (ids unique across them), or the packaged D23 sample set if None.
-
-    `with_sample_set` adds the given files to the sample set (a duplicate id is an error).
-    """
-    if paths is None or with_sample_set:
-        with resources.as_file(_data_file("cards.toml")) as path:
-            return CardSet({card.id: card for card in map(_card, load_card_tables([path, *(paths or [])]))})
-    return CardSet({card.id: card for card in map(_card, load_card_tables(paths))})
+    """Exactly the cards of `paths`, or the packaged D23 sample set if None (see `load_cards`)."""
+    return CardSet(load_cards(paths, _data_file("cards.toml"), _card, with_sample_set=with_sample_set))
 
 
 def load_deck(path: Path) -> Deck:
