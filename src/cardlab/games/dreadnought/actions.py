@@ -1,0 +1,95 @@
+"""Dreadnought decisions (D22.8) as a fixed action space built from the card set.
+
+Compound choices are sequences of small decisions, so every agent works and a legal mask of
+fixed size exists: `PLAY R05` then `TARGET P2:BA1.U1` then `PAY BURST`; `CAST R02` then
+`TO BA1` then `PAY BA2`; `ATTACKER BA1.U1`, `ATTACKER BA2.U1`, then `ATTACK BA2`.
+Slots without a seat (`BA1.U1`) are the acting player's own; targets name the seat. A card
+in the speed area is written with `@S` (`CAST Y04@S`), one in hand without.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cardlab.core.actions import ActionSpace, IndexedAction
+
+SLOTS = ("BA1.C", "BA1.U1", "BA1.U2", "BA2.C", "BA2.U1", "BA2.U2", "IDOL")
+"""Every object place of one player: the caster and two unit slots per battle area, the idol area."""
+UNIT_SLOTS = ("BA1.U1", "BA1.U2", "BA2.U1", "BA2.U2")
+AREAS = ("BA1", "BA2")
+DESTINATIONS = ("BA1", "BA2", "IDOL")
+PAY_SOURCES = ("BURST", "ENGRAVE", "BA1", "BA2", "IDOL")
+"""D12.1 log sources; sources of one kind are interchangeable (R-D2)."""
+MAX_TRIGGER_CHOICES = 8
+MAX_ENGRAVE_SLOTS = 4
+CARD_VERBS = ("GEAR", "MULL", "MATERIAL")
+"""Verbs on a card in hand (or in the discard, for MATERIAL) only."""
+SOURCE_VERBS = ("CAST", "DUMMY", "PLAY", "SUB", "DISCARD")
+"""Verbs on a card in hand or (with `@S`) in the speed area (D5.7)."""
+
+
+@dataclass(frozen=True)
+class DreadnoughtActions:
+    """Ids and texts of every decision for one card set."""
+
+    space: ActionSpace
+    fixed: dict[str, IndexedAction]
+    """DONE, PASS, KEEP, GODDRAW, UPKEEP PAY/CHECK, PAY <source>, TO <dest>, ATTACK <area>, HPDRAW <area>."""
+    target: tuple[tuple[IndexedAction, ...], tuple[IndexedAction, ...]]  # by seat, then slot index
+    attacker: dict[str, IndexedAction]  # by unit slot
+    block: dict[str, IndexedAction]  # by own slot (no IDOL)
+    move: dict[str, IndexedAction]  # by unit slot or IDOL
+    remove: dict[str, IndexedAction]
+    use: dict[tuple[str, int], IndexedAction]  # (slot, activated ability index)
+    use_speed: dict[tuple[str, int], IndexedAction]  # (card id, index) for a card in the speed area
+    scrap: tuple[IndexedAction, ...]  # by engrave slot
+    first: tuple[IndexedAction, ...]  # trigger order: index in the pending list
+    place: dict[str, IndexedAction]  # caster id -> "PLACE id" (that caster goes to BA1)
+    card: dict[tuple[str, str], IndexedAction]  # (verb, card id) for CARD_VERBS and hand sources
+    speed_card: dict[tuple[str, str], IndexedAction]  # (verb, card id) for a card in the speed area
+
+
+def build_actions(
+    caster_ids: list[str], card_ids: list[str], max_uses: int, speed_uses: dict[str, int]
+) -> DreadnoughtActions:
+    """The action space for a card set (ids in file order): stable for that set.
+
+    `max_uses` bounds the activated abilities of one object (a caster's own plus its arms'
+    grants); `speed_uses` gives, per card with activated `speed`-zone abilities, how many.
+    """
+    texts = ["DONE", "PASS", "KEEP", "GODDRAW", "UPKEEP PAY", "UPKEEP CHECK"]
+    texts += [f"PAY {source}" for source in PAY_SOURCES]
+    texts += [f"TO {dest}" for dest in DESTINATIONS]
+    texts += [f"ATTACK {area}" for area in AREAS]
+    texts += [f"HPDRAW {area}" for area in AREAS]
+    fixed_count = len(texts)
+    texts += [f"TARGET {seat}:{slot}" for seat in ("P1", "P2") for slot in SLOTS]
+    texts += [f"ATTACKER {slot}" for slot in UNIT_SLOTS]
+    texts += [f"BLOCK {slot}" for slot in SLOTS[:-1]]
+    texts += [f"MOVE {slot}" for slot in (*UNIT_SLOTS, "IDOL")]
+    texts += [f"REMOVE {slot}" for slot in (*UNIT_SLOTS, "IDOL")]
+    texts += [f"USE {slot} {k}" for slot in SLOTS for k in range(max_uses)]
+    texts += [f"USE {card}@S {k}" for card, count in speed_uses.items() for k in range(count)]
+    texts += [f"SCRAP {i}" for i in range(MAX_ENGRAVE_SLOTS)]
+    texts += [f"FIRST {i}" for i in range(MAX_TRIGGER_CHOICES)]
+    texts += [f"PLACE {caster}" for caster in caster_ids]
+    texts += [f"{verb} {card}" for card in card_ids for verb in (*CARD_VERBS, *SOURCE_VERBS)]
+    texts += [f"{verb} {card}@S" for card in card_ids for verb in SOURCE_VERBS]
+    space = ActionSpace(texts)
+    get = space.parse
+    return DreadnoughtActions(
+        space=space,
+        fixed={text: space[i] for i, text in enumerate(texts[:fixed_count])},
+        target=tuple(tuple(get(f"TARGET {seat}:{slot}") for slot in SLOTS) for seat in ("P1", "P2")),  # type: ignore[arg-type]
+        attacker={slot: get(f"ATTACKER {slot}") for slot in UNIT_SLOTS},
+        block={slot: get(f"BLOCK {slot}") for slot in SLOTS[:-1]},
+        move={slot: get(f"MOVE {slot}") for slot in (*UNIT_SLOTS, "IDOL")},
+        remove={slot: get(f"REMOVE {slot}") for slot in (*UNIT_SLOTS, "IDOL")},
+        use={(slot, k): get(f"USE {slot} {k}") for slot in SLOTS for k in range(max_uses)},
+        use_speed={(card, k): get(f"USE {card}@S {k}") for card, count in speed_uses.items() for k in range(count)},
+        scrap=tuple(get(f"SCRAP {i}") for i in range(MAX_ENGRAVE_SLOTS)),
+        first=tuple(get(f"FIRST {i}") for i in range(MAX_TRIGGER_CHOICES)),
+        place={caster: get(f"PLACE {caster}") for caster in caster_ids},
+        card={(verb, card): get(f"{verb} {card}") for card in card_ids for verb in (*CARD_VERBS, *SOURCE_VERBS)},
+        speed_card={(verb, card): get(f"{verb} {card}@S") for card in card_ids for verb in SOURCE_VERBS},
+    )

@@ -1,0 +1,241 @@
+"""The Dreadnought Game: card set, decks and casters, seeded set-up (D4) and notation parsing."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cardlab.core.actions import IndexedAction
+from cardlab.core.errors import PositionError
+from cardlab.core.game import PLAYER_NAMES, Game
+from cardlab.core.rng import make_rng
+from cardlab.games.dreadnought.actions import CARD_VERBS, SOURCE_VERBS, build_actions
+from cardlab.games.dreadnought.cards import (
+    PACKAGED_DECKS,
+    Ability,
+    CardDef,
+    CardSet,
+    Deck,
+    Effect,
+    Sub,
+    load_card_set,
+    load_deck,
+    packaged_deck,
+    validate_deck,
+)
+from cardlab.games.dreadnought.state import DUMMY_SLOTS, DreadnoughtState
+
+DUMMY_CARD = CardDef(id="dummy", type="unit", name="", cluster=(), size="S", bp=50)
+"""What a dummy is on the field (D15.1): the token's card; its real card stays closed."""
+
+_CONFIG_KEYS = ("decks", "casters", "cards")
+
+
+@dataclass(frozen=True)
+class DreadnoughtConfig:
+    """Decks by packaged id (`ember_spark`) or file path; optional caster pairs replacing the
+    decks' own (each a pair of caster ids); card files added to the packaged D23 set."""
+
+    decks: tuple[str, str] = ("ember_spark", "tide_grove")
+    casters: tuple[tuple[str, str] | None, tuple[str, str] | None] = (None, None)
+    cards: tuple[str, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "decks": dict(zip(PLAYER_NAMES, self.decks, strict=True)),
+            "casters": {
+                seat: None if pair is None else list(pair)
+                for seat, pair in zip(PLAYER_NAMES, self.casters, strict=True)
+            },
+            "cards": None if self.cards is None else list(self.cards),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> DreadnoughtConfig:
+        if not isinstance(data, Mapping):
+            raise PositionError("config", f"expected an object with {', '.join(_CONFIG_KEYS)}")
+        unknown = sorted(set(data) - set(_CONFIG_KEYS))
+        if unknown:
+            raise PositionError(f"config.{unknown[0]}", "unknown field")
+        decks = data.get("decks", {"P1": "ember_spark", "P2": "tide_grove"})
+        casters = data.get("casters") or {"P1": None, "P2": None}
+        for field, value in (("config.decks", decks), ("config.casters", casters)):
+            if not isinstance(value, Mapping) or set(value) != {"P1", "P2"}:
+                raise PositionError(field, 'expected {"P1": ..., "P2": ...}')
+        for seat in PLAYER_NAMES:
+            if not isinstance(decks[seat], str):
+                raise PositionError(f"config.decks.{seat}", "expected a packaged deck id or a deck file path")
+            pair = casters[seat]
+            if pair is not None and not (
+                isinstance(pair, list) and len(pair) == 2 and all(isinstance(c, str) for c in pair)
+            ):
+                raise PositionError(f"config.casters.{seat}", "expected null or a list of two caster ids")
+        cards = data.get("cards")
+        if cards is not None and (not isinstance(cards, list) or not all(isinstance(c, str) for c in cards)):
+            raise PositionError("config.cards", "expected null or a list of card file paths")
+        pairs = tuple(None if casters[seat] is None else (casters[seat][0], casters[seat][1]) for seat in PLAYER_NAMES)
+        return cls((decks["P1"], decks["P2"]), pairs, None if cards is None else tuple(cards))  # type: ignore[arg-type]
+
+
+class Dreadnought(Game):
+    """Dreadnought for one configuration; the action space follows the card set."""
+
+    name = "dreadnought"
+    position_keys = (
+        "game",
+        "config",
+        "turn",
+        "phase",
+        "first",
+        "token",
+        "players",
+        "attack",
+        "triggers",
+        "cost_reduction",
+        "stack",
+        "winner",
+        "draw",
+        "reason",
+    )
+
+    def __init__(self, config: DreadnoughtConfig | None = None) -> None:
+        self.config = config or DreadnoughtConfig()
+        extra = None if self.config.cards is None else [Path(path) for path in self.config.cards]
+        self.card_set: CardSet = load_card_set(extra, with_sample_set=True)
+        self.effects: dict[str, tuple[Effect, ...]] = {}
+        self.ability_of: dict[str, Ability] = {}
+        self.sub_of: dict[str, Sub] = {}
+        self.activated: dict[str, list[tuple[str, Ability]]] = {}
+        self.triggers: dict[str, list[tuple[str, Ability]]] = {}
+        self.statics: dict[str, dict[str, list[Effect]]] = {}
+        self.attach_statics: dict[str, tuple[Effect, ...]] = {}
+        for card in self.card_set.by_id.values():
+            self._index(card)
+        self.has_statics = bool(self.statics or self.attach_statics)
+        casters = [c.id for c in self.card_set.casters()]
+        cards = [c.id for c in self.card_set.cards()]
+        arms_uses = max(
+            (len(self.activated.get(c.id, ())) for c in self.card_set.cards() if c.type == "arms"), default=0
+        )
+        own_uses = max((len(self.activated.get(c.id, ())) for c in self.card_set.by_id.values() if c.type != "arms"),
+                       default=0)  # fmt: skip
+        speed_uses = {
+            c.id: len(self.activated[c.id])
+            for c in self.card_set.cards()
+            if any(ability.zone == "speed" for _, ability in self.activated.get(c.id, ()))
+        }
+        self.actions = build_actions(casters, cards, max(1, own_uses + arms_uses), speed_uses)
+        self.num_actions = len(self.actions.space)
+        self.decode: list[tuple[Any, ...]] = [_decode(action.text) for action in self.actions.space]
+
+    def _index(self, card: CardDef) -> None:
+        """Per card, the abilities the engine looks up on the hot path, by kind; effects by reference."""
+        listed = [(f"A:{card.id}:{i}", ability) for i, ability in enumerate(card.abilities)]
+        listed += [(f"G:{card.id}:{i}", ability) for i, ability in enumerate(card.grants)]
+        for ref, ability in listed:
+            self.effects[ref] = ability.effects
+            self.ability_of[ref] = ability
+            if ability.kind == "activated":
+                self.activated.setdefault(card.id, []).append((ref, ability))
+            elif ability.kind == "trigger":
+                self.triggers.setdefault(card.id, []).append((ref, ability))
+            else:
+                self.statics.setdefault(card.id, {}).setdefault(ability.zone, []).extend(ability.effects)
+        if card.type == "code":
+            self.effects[f"C:{card.id}"] = card.effects
+            statics = tuple(s for e in card.effects if e.name == "attach" for s in e.args["statics"])  # type: ignore[union-attr]
+            if statics:
+                self.attach_statics[card.id] = statics
+        if card.sub is not None:
+            self.effects[f"S:{card.id}"] = card.sub.effects
+            self.sub_of[f"S:{card.id}"] = card.sub
+
+    def __repr__(self) -> str:
+        return f"Dreadnought({self.config!r})"
+
+    @classmethod
+    def from_config(cls, data: Mapping[str, Any]) -> Dreadnought:
+        return cls(DreadnoughtConfig.from_json(data))
+
+    def config_json(self) -> dict[str, Any]:
+        return self.config.to_json()
+
+    def deck(self, seat: int) -> Deck:
+        """The seat's deck with its caster override, checked against D3; a violation names its rule."""
+        name = self.config.decks[seat]
+        try:
+            deck = packaged_deck(name) if name in PACKAGED_DECKS else load_deck(Path(name))
+        except Exception as error:  # a missing or malformed deck file: report it against the config
+            raise PositionError(f"config.decks.{PLAYER_NAMES[seat]}", str(error)) from None
+        pair = self.config.casters[seat]
+        if pair is not None:
+            deck = Deck(deck.id, deck.name, tuple(pair), deck.cards)
+        problems = validate_deck(deck, self.card_set)
+        if problems:
+            rule, message = problems[0]
+            raise PositionError(f"config.decks.{PLAYER_NAMES[seat]}", f"{rule}: {message}")
+        return deck
+
+    def instances(self, decks: list[Deck]) -> tuple[tuple[CardDef, ...], tuple[int, ...]]:
+        """Per player: two casters, then the deck's cards; then the dummy tokens (D15)."""
+        cards: list[CardDef] = []
+        owner: list[int] = []
+        for seat, deck in enumerate(decks):
+            listed = [*deck.casters, *deck.card_list()]
+            cards.extend(self.card_set[card_id] for card_id in listed)
+            owner.extend([seat] * len(listed))
+        for seat in (0, 1):
+            cards.extend([DUMMY_CARD] * DUMMY_SLOTS)
+            owner.extend([seat] * DUMMY_SLOTS)
+        return tuple(cards), tuple(owner)
+
+    def new_state(self, seed: int, *, record_events: bool = True) -> DreadnoughtState:
+        """D4: shuffle both decks (D4.2), flip the tiebreak token (D4.7), then the casters' placement."""
+        rng = make_rng(seed)
+        decks = [self.deck(0), self.deck(1)]
+        cards, owner = self.instances(decks)
+        state = DreadnoughtState(self, cards, owner, record_events)
+        start = 0
+        for seat, deck in enumerate(decks):
+            state.placed[seat][:] = [start, start + 1]
+            pile = list(range(start + 2, start + 2 + sum(deck.cards.values())))
+            rng.shuffle(pile)
+            state.deck[seat][:] = pile
+            start += 2 + len(pile)
+        state.token = rng.randrange(2)
+        state.stack[:] = [("setup",), ("place", 1), ("place", 0)]
+        state.start()
+        return state
+
+    def load_position(self, data: Mapping[str, Any]) -> DreadnoughtState:
+        """Load a position; its own config (card set, decks) wins over this game's."""
+        from cardlab.games.dreadnought.position import load_position
+
+        game = self if data.get("config") == self.config_json() else Dreadnought.from_config(data.get("config", {}))
+        return load_position(game, data)
+
+    def parse_action(self, text: str) -> IndexedAction:
+        return self.actions.space.parse(text)
+
+
+def _decode(text: str) -> tuple[Any, ...]:
+    """An action text as (verb, arguments...), read once per action when the space is built."""
+    words = text.split()
+    verb = words[0]
+    if verb in (*CARD_VERBS, *SOURCE_VERBS):
+        card = words[1]
+        return (verb, card.removesuffix("@S"), card.endswith("@S"))
+    if verb == "TARGET":
+        seat, slot = words[1].split(":")
+        return (verb, PLAYER_NAMES.index(seat), slot)
+    if verb == "USE":
+        if words[1].endswith("@S"):
+            return ("USE@S", words[1].removesuffix("@S"), int(words[2]))
+        return (verb, words[1], int(words[2]))
+    if verb in ("SCRAP", "FIRST"):
+        return (verb, int(words[1]))
+    if verb in ("TO", "ATTACK", "HPDRAW", "ATTACKER", "BLOCK", "MOVE", "REMOVE", "PLACE"):
+        return (verb, words[1])
+    return (text,)

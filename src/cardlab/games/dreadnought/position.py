@@ -1,0 +1,534 @@
+"""Position JSON and per-player observations for Dreadnought (schema: docs/dreadnought-position.md).
+
+Cards are written by card id, field objects by slot. Whatever refers to one card or object
+(a half-done play, the attack, queued triggers) names its place: `P1:BA1.U2` for a field object,
+`P2:limbo:0` or `P1:discard:3` for a card in a zone. Loading numbers each player's cards casters
+first, then by card id, so that the numbering cannot encode where hidden cards lie.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from cardlab.core.errors import PositionError
+from cardlab.core.game import PLAYER_NAMES, Player, parse_player
+from cardlab.games.dreadnought.actions import AREAS, SLOTS
+from cardlab.games.dreadnought.state import (
+    BOOST,
+    DUMMY_SLOTS,
+    EMPTY,
+    IDOL_AREA,
+    PHASES,
+    WEAKEN,
+    DreadnoughtState,
+    Play,
+)
+
+_KEYS = {"game", "config", "turn", "phase", "first", "token", "players", "attack", "triggers", "cost_reduction",
+         "stack", "winner", "draw", "reason"}  # fmt: skip
+_PLAYER_KEYS = {"deck", "hand", "known_hand", "discard", "speed", "gear", "mulligan", "limbo", "placement", "bursts",
+                "engraves", "BA1", "BA2", "idol", "speed_shift", "geared"}  # fmt: skip
+_OBJECT_KEYS = {"card", "dummy", "checked", "enchants", "attached", "arms", "bp_mod", "shield", "moved"}
+_CARD_ZONES = ("deck", "hand", "discard", "speed", "gear", "mulligan", "limbo")
+_ZONE_ATTR = {"mulligan": "mull"}
+
+FRAME_ARGS: dict[str, str] = {
+    # automatic steps
+    "setup": "", "mull_done": "", "turn": "", "speed_phase": "", "speed_windows": "", "decide": "",
+    "compare": "i", "draw_phase": "", "draw_bursts": "", "draw1": "p", "cast_phase": "", "upkeep": "p",
+    "fast_phase": "", "action_phase": "", "end_phase": "", "hand_limit": "p", "cleanup": "", "settle": "",
+    "next_trigger": "", "targets": "P", "pay": "P", "pay_log": "P", "paid": "P", "resolve": "P", "finish": "P",
+    "effect": "Pi", "material": "poii", "block_step": "", "attack_damage": "",
+    # decisions (the first argument is the player to decide)
+    "place": "p", "mull": "p", "win": "ps", "dest": "pP", "move_to": "po", "upkeep_idol": "po", "target": "pP",
+    "pay_discard": "pP", "pay_src": "pP", "aturn": "pii", "abuild": "pO", "block": "p", "react": "pi",
+    "pick": "poi", "scrap": "p", "order": "p", "hpdraw": "p", "limit": "p",
+}  # fmt: skip
+"""Argument kinds per frame: p player, i integer, s word, o object, O list of objects, P a play."""
+_WINDOWS = ("speed", "cast", "fast")
+
+
+# ---- references to cards and objects ----------------------------------------------------
+
+
+def _where(state: DreadnoughtState, inst: int) -> str:
+    """The place of a card or object, as positions write it."""
+    if inst == EMPTY:
+        raise ValueError("no object")
+    seat = PLAYER_NAMES[state.owner[inst]]
+    if state.area_of[inst] != EMPTY:
+        return f"{seat}:{SLOTS[state.slot_of(inst)]}"
+    for zone in ("limbo", "speed", "discard", "hand"):
+        cards = getattr(state, zone)[state.owner[inst]]
+        if inst in cards:
+            return f"{seat}:{zone}:{cards.index(inst)}"
+    raise ValueError(f"card {state.cards[inst].id} is in no place a position can name")
+
+
+def _ref(state: DreadnoughtState, inst: int) -> str | None:
+    return None if inst == EMPTY else _where(state, inst)
+
+
+def _resolve(state: DreadnoughtState, text: Any, field: str) -> int:
+    if text is None:
+        return EMPTY
+    if not isinstance(text, str) or ":" not in text:
+        raise PositionError(field, f"expected a place such as 'P1:BA1.U1' or 'P2:limbo:0', got {text!r}")
+    seat, _, rest = text.partition(":")
+    try:
+        player = parse_player(seat)
+    except ValueError as error:
+        raise PositionError(field, str(error)) from None
+    if rest in SLOTS:
+        obj = state.object_at(player, SLOTS.index(rest))
+        if obj == EMPTY:
+            raise PositionError(field, f"{text}: that slot is empty")
+        return obj
+    zone, _, index = rest.partition(":")
+    if zone not in ("limbo", "speed", "discard", "hand") or not index.isdigit():
+        raise PositionError(field, f"{text}: expected a slot ({', '.join(SLOTS)}) or limbo/speed/discard/hand:<index>")
+    cards = getattr(state, zone)[player]
+    if int(index) >= len(cards):
+        raise PositionError(field, f"{text}: the {zone} has {len(cards)} cards")
+    return cards[int(index)]
+
+
+def _play_json(state: DreadnoughtState, play: Play) -> dict[str, Any]:
+    return {
+        "kind": play.kind,
+        "player": PLAYER_NAMES[play.player],
+        "card": _ref(state, play.card),
+        "source": _ref(state, play.source),
+        "ref": play.ref,
+        "targets": [_ref(state, t) for t in play.targets],
+        "log": play.log,
+        "discard": play.discard,
+        "action": play.action,
+        "dest": None if play.dest == EMPTY else ("BA1", "BA2", "IDOL")[play.dest],
+    }
+
+
+def _frame_json(state: DreadnoughtState, frame: tuple[Any, ...]) -> list[Any]:
+    out: list[Any] = [frame[0]]
+    for kind, value in zip(FRAME_ARGS[frame[0]], frame[1:], strict=True):
+        if kind == "p":
+            out.append(PLAYER_NAMES[value])
+        elif kind == "o":
+            out.append(_ref(state, value))
+        elif kind == "O":
+            out.append([_ref(state, v) for v in value])
+        elif kind == "P":
+            out.append(_play_json(state, value))
+        else:
+            out.append(value)
+    return out
+
+
+# ---- dumping ------------------------------------------------------------------------------
+
+
+def _ids(state: DreadnoughtState, cards: list[int]) -> list[str]:
+    return [state.cards[inst].id for inst in cards]
+
+
+def _object(state: DreadnoughtState, obj: int, viewer: Player | None, full: bool) -> dict[str, Any] | None:
+    if obj == EMPTY:
+        return None
+    owner = state.owner[obj]
+    dummy = state.is_dummy(obj)
+    if dummy:
+        real = state.dummy_cards[owner][obj - state.n_cards - DUMMY_SLOTS * owner]
+        card = state.cards[real].id if full or viewer == owner else None
+    else:
+        card = state.cards[obj].id
+    enchants = []
+    for i, material in enumerate(state.ench.get(obj, ())):
+        placer = state.ench_owner[obj][i]
+        secret = state.ench_secret[obj][i]
+        enchant: dict[str, Any] = {
+            "kind": "boost" if state.ench_kind[obj][i] == BOOST else "weaken",
+            "owner": PLAYER_NAMES[placer],
+            "card": state.cards[material].id if full or (not secret and viewer is not None) else None,
+        }
+        if full:
+            enchant["secret"] = secret
+        enchants.append(enchant)
+    data: dict[str, Any] = {
+        "card": card,
+        "dummy": dummy,
+        "checked": state.checked[obj],
+        "enchants": enchants,
+        "attached": _ids(state, state.attached.get(obj, [])),
+        "bp_mod": state.bp_mod.get(obj, 0),
+        "shield": state.shield.get(obj, 0),
+        "moved": obj in state.moved,
+    }
+    if state.is_caster(obj):
+        arms = state.arms.get(obj, EMPTY)
+        data["arms"] = None if arms == EMPTY else state.cards[arms].id
+        del data["enchants"], data["attached"], data["bp_mod"], data["dummy"], data["moved"]
+    elif not full:  # derived values for people and agents; not part of a position
+        data["bp"] = state.bp(obj)
+        data["shields"] = state.shields(obj)
+    return data
+
+
+def _player(state: DreadnoughtState, p: Player, viewer: Player | None, full: bool) -> dict[str, Any]:
+    mine = full or viewer == p
+    data: dict[str, Any] = {}
+    for zone in _CARD_ZONES:
+        cards = getattr(state, _ZONE_ATTR.get(zone, zone))[p]
+        public = zone in ("discard", "speed", "limbo") or (zone in ("hand", "gear", "mulligan") and mine)
+        data[zone] = _ids(state, cards) if public or full else len(cards)
+    if not full and viewer is not None and viewer == p:
+        data["deck"] = len(state.deck[p])
+    data["known_hand"] = _ids(state, state.known_hand[p])
+    placement_public = full or mine or state.casters[p][0] != EMPTY
+    data["placement"] = _ids(state, state.placed[p]) if placement_public else len(state.placed[p])
+    data["bursts"] = [
+        {"card": state.cards[c].id, "checked": k} if full else {"checked": k}
+        for c, k in zip(state.bursts[p], state.burst_checked[p], strict=True)
+    ]
+    data["engraves"] = [
+        {"card": state.cards[c].id, "checked": k}
+        for c, k in zip(state.engraves[p], state.engrave_checked[p], strict=True)
+    ]
+    for area, name in enumerate(AREAS):
+        caster = state.casters[p][area]
+        hp = state.hp[p][area]
+        data[name] = {
+            "caster": _object(state, caster, viewer, full),
+            "hp": _ids(state, hp) if full else len(hp),
+            "units": [_object(state, u, viewer, full) for u in state.units[p][area]],
+        }
+    data["idol"] = _object(state, state.idol[p], viewer, full)
+    data["speed_shift"] = state.speed_shift[p]
+    data["geared"] = state.geared[p]
+    if not full:
+        data["speed_grade"] = state.current_speed(p)
+    return data
+
+
+def _dump(state: DreadnoughtState, viewer: Player | None, full: bool) -> dict[str, Any]:
+    attack = None
+    if state.attackers:
+        attack = {
+            "player": PLAYER_NAMES[state.attack_player],
+            "attackers": [_ref(state, a) if state.on_field(a) else None for a in state.attackers],
+            "area": AREAS[state.attack_area],
+            "blocker": _ref(state, state.blocker) if state.on_field(state.blocker) else None,
+            "mod": state.attack_mod,
+        }
+    return {
+        "game": "dreadnought",
+        "config": state.game.config_json(),
+        "turn": state.turn,
+        "phase": state.phase,
+        "first": None if state.first == EMPTY else PLAYER_NAMES[state.first],
+        "token": PLAYER_NAMES[state.token],
+        "players": {PLAYER_NAMES[p]: _player(state, p, viewer, full) for p in (0, 1)},
+        "attack": attack,
+        "triggers": [
+            {"player": PLAYER_NAMES[c], "source": _where(state, src), "ability": ref} for c, src, ref in state.triggers
+        ],
+        "cost_reduction": state.cost_reduction,
+        "stack": [_frame_json(state, frame) for frame in state.stack],
+        "winner": None if state.winner is None else PLAYER_NAMES[state.winner],
+        "draw": state.draw,
+        "reason": state.reason,
+    }
+
+
+def dump_position(state: DreadnoughtState) -> dict[str, Any]:
+    """The whole state, hidden cards included (for saves, scenarios and tests)."""
+    return _dump(state, None, True)
+
+
+def dump_observation(state: DreadnoughtState, viewer: Player | None) -> dict[str, Any]:
+    """What `viewer` may see (None: a spectator): hidden zones become counts (D1.5)."""
+    data = _dump(state, viewer, False)
+    data["viewer"] = None if viewer is None else PLAYER_NAMES[viewer]
+    data["to_move"] = None if state.current_player() is None else PLAYER_NAMES[state.current_player()]  # type: ignore[index]
+    return data
+
+
+# ---- loading ------------------------------------------------------------------------------
+
+
+def _list(data: Mapping[str, Any], key: str, field: str) -> list[Any]:
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        raise PositionError(f"{field}.{key}", "expected a list")
+    return value
+
+
+def _card_ids(game: Any, value: Any, field: str) -> list[str]:
+    if not isinstance(value, list):
+        raise PositionError(field, "expected a list of card ids")
+    for i, card_id in enumerate(value):
+        if not isinstance(card_id, str) or card_id not in game.card_set:
+            raise PositionError(f"{field}[{i}]", f"unknown card id {card_id!r}")
+    return value
+
+
+def _seat_cards(
+    game: Any, seat: Mapping[str, Any], field: str, enchants: list[tuple[int, str]]
+) -> tuple[list[str], list[str]]:
+    """(casters, other cards) of one player, every id checked; enchant materials go to `enchants` (by placer)."""
+    casters: list[str] = []
+    others: list[str] = []
+    for zone in _CARD_ZONES:
+        others += _card_ids(game, seat.get(zone, []), f"{field}.{zone}")
+    _card_ids(game, seat.get("known_hand", []), f"{field}.known_hand")  # a subset of the hand, checked on fill
+    placement = _card_ids(game, seat.get("placement", []), f"{field}.placement")
+    casters += placement
+    for key in ("bursts", "engraves"):
+        for i, item in enumerate(_list(seat, key, field)):
+            if not isinstance(item, Mapping) or set(item) != {"card", "checked"}:
+                raise PositionError(f"{field}.{key}[{i}]", 'expected {"card": id, "checked": bool}')
+            others += _card_ids(game, [item["card"]], f"{field}.{key}[{i}].card")
+    for area in AREAS:
+        block = seat.get(area)
+        if block is None:
+            continue
+        if not isinstance(block, Mapping) or set(block) != {"caster", "hp", "units"}:
+            raise PositionError(f"{field}.{area}", 'expected {"caster": ..., "hp": [...], "units": [...]}')
+        if block["caster"] is not None:
+            casters += _card_ids(game, [block["caster"].get("card")], f"{field}.{area}.caster.card")
+            if block["caster"].get("arms") is not None:
+                others += _card_ids(game, [block["caster"]["arms"]], f"{field}.{area}.caster.arms")
+        others += _card_ids(game, block["hp"], f"{field}.{area}.hp")
+        for j, unit in enumerate(_list(block, "units", f"{field}.{area}")):
+            others += _object_cards(game, unit, f"{field}.{area}.units[{j}]", enchants)
+    if seat.get("idol") is not None:
+        others += _object_cards(game, seat["idol"], f"{field}.idol", enchants)
+    return casters, others
+
+
+def _object_cards(game: Any, unit: Any, field: str, enchants: list[tuple[int, str]]) -> list[str]:
+    if not isinstance(unit, Mapping) or not set(unit) <= _OBJECT_KEYS or "card" not in unit:
+        raise PositionError(field, f"expected an object with card and any of {sorted(_OBJECT_KEYS - {'card'})}")
+    found = _card_ids(game, [unit["card"]], f"{field}.card")
+    found += _card_ids(game, unit.get("attached", []), f"{field}.attached")
+    for i, enchant in enumerate(unit.get("enchants", [])):
+        if not isinstance(enchant, Mapping) or not {"kind", "owner", "card"} <= set(enchant):
+            raise PositionError(f"{field}.enchants[{i}]", 'expected {"kind", "owner", "card", "secret"}')
+        try:
+            placer = parse_player(enchant["owner"])
+        except ValueError as error:
+            raise PositionError(f"{field}.enchants[{i}].owner", str(error)) from None
+        enchants.append((placer, _card_ids(game, [enchant["card"]], f"{field}.enchants[{i}].card")[0]))
+    return found
+
+
+def load_position(game: Any, data: Mapping[str, Any]) -> DreadnoughtState:
+    """Rebuild a state; every problem is a PositionError naming the field."""
+    if not isinstance(data, Mapping):
+        raise PositionError("position", "expected a JSON object")
+    unknown = sorted(set(data) - _KEYS)
+    if unknown:
+        raise PositionError(unknown[0], "unknown field")
+    players = data.get("players")
+    if not isinstance(players, Mapping) or set(players) != set(PLAYER_NAMES):
+        raise PositionError("players", 'expected {"P1": {...}, "P2": {...}}')
+    for seat in PLAYER_NAMES:
+        if not isinstance(players[seat], Mapping):
+            raise PositionError(f"players.{seat}", "expected an object")
+        extra = sorted(set(players[seat]) - _PLAYER_KEYS)
+        if extra:
+            raise PositionError(f"players.{seat}.{extra[0]}", "unknown field")
+    # Number the cards: per player casters first, then every other card by id (copies interchangeable).
+    from cardlab.games.dreadnought.game import DUMMY_CARD
+
+    cards, owner, pools = [], [], []
+    enchants: list[tuple[int, str]] = []
+    seats = [_seat_cards(game, players[seat], f"players.{seat}", enchants) for seat in PLAYER_NAMES]
+    for p, (casters, others) in enumerate(seats):
+        others = others + [card_id for placer, card_id in enchants if placer == p]
+        pool: dict[str, list[int]] = {}
+        for card_id in sorted(casters) + sorted(others):
+            pool.setdefault(card_id, []).append(len(cards))
+            cards.append(game.card_set[card_id])
+            owner.append(p)
+        pools.append(pool)
+    for p in (0, 1):
+        cards.extend([DUMMY_CARD] * DUMMY_SLOTS)
+        owner.extend([p] * DUMMY_SLOTS)
+    state = DreadnoughtState(game, tuple(cards), tuple(owner), record_events=True)
+
+    def take(p: int, card_id: str) -> int:
+        return pools[p][card_id].pop(0)
+
+    for p, seat in enumerate(PLAYER_NAMES):
+        _fill_player(state, p, players[seat], f"players.{seat}", take)
+    _fill_globals(state, data)
+    return state
+
+
+def _fill_player(state: DreadnoughtState, p: int, seat: Mapping[str, Any], field: str, take: Any) -> None:
+    for zone in _CARD_ZONES:
+        getattr(state, _ZONE_ATTR.get(zone, zone))[p][:] = [take(p, c) for c in seat.get(zone, [])]
+    state.placed[p][:] = [take(p, c) for c in seat.get("placement", [])]
+    known = list(seat.get("known_hand", []))
+    for inst in state.hand[p]:
+        if state.cards[inst].id in known:
+            known.remove(state.cards[inst].id)
+            state.known_hand[p].append(inst)
+    if known:
+        raise PositionError(f"{field}.known_hand", f"{known[0]} is not in the hand")
+    for key, cards, flags in (("bursts", state.bursts, state.burst_checked), ("engraves", state.engraves,
+                                                                                  state.engrave_checked)):  # fmt: skip
+        for item in seat.get(key, []):
+            cards[p].append(take(p, item["card"]))
+            flags[p].append(bool(item["checked"]))
+    for area, name in enumerate(AREAS):
+        block = seat.get(name)
+        if block is None or block["caster"] is None:
+            continue
+        caster = take(p, block["caster"]["card"])
+        state.casters[p][area] = caster
+        state.area_of[caster] = area
+        state.checked[caster] = bool(block["caster"].get("checked", False))
+        if block["caster"].get("arms") is not None:
+            state.arms[caster] = take(p, block["caster"]["arms"])
+        if block["caster"].get("shield"):
+            state.shield[caster] = int(block["caster"]["shield"])
+        state.hp[p][area][:] = [take(p, c) for c in block["hp"]]
+        for j, unit in enumerate(block["units"]):
+            _fill_object(state, p, area, unit, f"{field}.{name}.units[{j}]", take)
+    if seat.get("idol") is not None:
+        _fill_object(state, p, IDOL_AREA, seat["idol"], f"{field}.idol", take)
+    state.speed_shift[p] = int(seat.get("speed_shift", 0))
+    state.geared[p] = bool(seat.get("geared", False))
+
+
+def _fill_object(state: DreadnoughtState, p: int, area: int, unit: Mapping[str, Any], field: str, take: Any) -> None:
+    card = take(p, unit["card"])
+    if unit.get("dummy", False):
+        slot = state.dummy_cards[p].index(EMPTY)
+        state.dummy_cards[p][slot] = card
+        obj = state.n_cards + DUMMY_SLOTS * p + slot
+    else:
+        obj = card
+        if state.cards[obj].type not in ("unit", "idol"):
+            raise PositionError(f"{field}.card", f"{unit['card']} is a {state.cards[obj].type}, not a unit or idol")
+    if area != IDOL_AREA and not state.fits(p, area, state.weight(obj)):
+        raise PositionError(field, "the battle area is over its limit (D8.3: two units weighing at most 3)")
+    state._place(obj, p, area)
+    state.checked[obj] = bool(unit.get("checked", False))
+    for enchant in unit.get("enchants", []):
+        kind = {"boost": BOOST, "weaken": WEAKEN}.get(enchant["kind"])
+        if kind is None:
+            raise PositionError(f"{field}.enchants", f"kind must be boost or weaken, got {enchant['kind']!r}")
+        placer = parse_player(enchant["owner"])
+        state.ench.setdefault(obj, []).append(take(placer, enchant["card"]))
+        state.ench_kind.setdefault(obj, []).append(kind)
+        state.ench_owner.setdefault(obj, []).append(placer)
+        state.ench_secret.setdefault(obj, []).append(bool(enchant.get("secret", False)))
+    if unit.get("attached"):
+        state.attached[obj] = [take(p, c) for c in unit["attached"]]
+    if unit.get("bp_mod"):
+        state.bp_mod[obj] = int(unit["bp_mod"])
+    if unit.get("shield"):
+        state.shield[obj] = int(unit["shield"])
+    if unit.get("moved"):
+        state.moved.append(obj)
+
+
+def _play(state: DreadnoughtState, value: Any, field: str) -> Play:
+    if not isinstance(value, Mapping):
+        raise PositionError(field, "expected a play object")
+    try:
+        return Play(
+            kind=value["kind"],
+            player=parse_player(value["player"]),
+            card=_resolve(state, value.get("card"), f"{field}.card"),
+            source=_resolve(state, value.get("source"), f"{field}.source"),
+            ref=value.get("ref", ""),
+            targets=tuple(_resolve(state, t, f"{field}.targets") for t in value.get("targets", [])),
+            log=int(value.get("log", 0)),
+            discard=int(value.get("discard", 0)),
+            action=bool(value.get("action", False)),
+            dest=EMPTY if value.get("dest") is None else ("BA1", "BA2", "IDOL").index(value["dest"]),
+        )
+    except (KeyError, ValueError) as error:
+        raise PositionError(field, f"malformed play: {error}") from None
+
+
+def _frame(state: DreadnoughtState, value: Any, field: str) -> tuple[Any, ...]:
+    if not isinstance(value, list) or not value or value[0] not in FRAME_ARGS:
+        raise PositionError(field, f"expected [kind, ...] with kind one of {', '.join(FRAME_ARGS)}")
+    kinds = FRAME_ARGS[value[0]]
+    if len(value) != len(kinds) + 1:
+        raise PositionError(field, f"{value[0]} takes {len(kinds)} arguments")
+    out: list[Any] = [value[0]]
+    for i, (kind, item) in enumerate(zip(kinds, value[1:], strict=True)):
+        where = f"{field}[{i + 1}]"
+        if kind == "p":
+            try:
+                out.append(parse_player(item))
+            except ValueError as error:
+                raise PositionError(where, str(error)) from None
+        elif kind == "o":
+            out.append(_resolve(state, item, where))
+        elif kind == "O":
+            out.append(tuple(_resolve(state, v, where) for v in item))
+        elif kind == "P":
+            out.append(_play(state, item, where))
+        elif kind == "i":
+            if not isinstance(item, int):
+                raise PositionError(where, "expected an integer")
+            out.append(item)
+        else:
+            if item not in _WINDOWS:
+                raise PositionError(where, f"expected one of {', '.join(_WINDOWS)}")
+            out.append(item)
+    return tuple(out)
+
+
+def _fill_globals(state: DreadnoughtState, data: Mapping[str, Any]) -> None:
+    turn = data.get("turn", 1)
+    if not isinstance(turn, int) or turn < 0:
+        raise PositionError("turn", "expected an integer >= 0")
+    state.turn = turn
+    phase = data.get("phase", "cast")
+    if phase not in PHASES:
+        raise PositionError("phase", f"expected one of {', '.join(PHASES)}")
+    state.phase = phase
+    try:
+        state.first = EMPTY if data.get("first") is None else parse_player(data["first"])
+        state.token = parse_player(data.get("token", "P1"))
+    except ValueError as error:
+        raise PositionError("first/token", str(error)) from None
+    attack = data.get("attack")
+    if attack is not None:
+        if not isinstance(attack, Mapping):
+            raise PositionError("attack", "expected null or an attack object")
+        state.attack_player = parse_player(attack["player"])
+        state.attackers[:] = [_resolve(state, a, "attack.attackers") for a in attack["attackers"] if a is not None]
+        state.attack_area = AREAS.index(attack["area"])
+        state.blocker = _resolve(state, attack.get("blocker"), "attack.blocker")
+        state.attack_mod = int(attack.get("mod", 0))
+    for i, trigger in enumerate(data.get("triggers", [])):
+        source = _resolve(state, trigger.get("source"), f"triggers[{i}].source")
+        ref = trigger.get("ability")
+        if ref not in state.game.effects:
+            raise PositionError(f"triggers[{i}].ability", f"unknown ability reference {ref!r}")
+        state.triggers.append((parse_player(trigger["player"]), source, ref))
+    state.cost_reduction = int(data.get("cost_reduction", 0))
+    stack = data.get("stack")
+    if not isinstance(stack, list):
+        raise PositionError("stack", "expected the list of pending steps (bottom first)")
+    state.stack[:] = [_frame(state, frame, f"stack[{i}]") for i, frame in enumerate(stack)]
+    winner = data.get("winner")
+    state.draw = bool(data.get("draw", False))
+    state.reason = data.get("reason", "") or ""
+    if phase == "over":
+        state.winner = None if winner is None else parse_player(winner)
+        state.stack.clear()
+        return
+    if not state.stack:
+        raise PositionError("stack", "a game in progress needs at least one pending step")
+    state._run()
+    state._advance()
