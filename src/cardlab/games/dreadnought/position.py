@@ -240,6 +240,14 @@ def _dump(state: DreadnoughtState, viewer: Player | None, full: bool) -> dict[st
     }
 
 
+def window_name(state: DreadnoughtState) -> str:
+    """The decision now pending, for people and clients: a frame kind, or the phase of a sequential window."""
+    if state.phase == "over" or not state.stack:
+        return "over"
+    frame = state.stack[-1]
+    return f"{frame[2]}_window" if frame[0] == "win" else str(frame[0])
+
+
 def dump_position(state: DreadnoughtState) -> dict[str, Any]:
     """The whole state, hidden cards included (for saves, scenarios and tests)."""
     return _dump(state, None, True)
@@ -249,6 +257,7 @@ def dump_observation(state: DreadnoughtState, viewer: Player | None) -> dict[str
     """What `viewer` may see (None: a spectator): hidden zones become counts (D1.5)."""
     data = _dump(state, viewer, False)
     data["viewer"] = None if viewer is None else PLAYER_NAMES[viewer]
+    data["window"] = window_name(state)
     data["to_move"] = None if state.current_player() is None else PLAYER_NAMES[state.current_player()]  # type: ignore[index]
     return data
 
