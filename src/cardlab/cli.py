@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from cardlab.sim.tournament import GameTask
     from cardlab.store import GamesDB
 
-GAMES = ("edelweiss", "aterial")
+GAMES = ("edelweiss", "aterial", "dreadnought")
 
 
 def _pair(text: str, option: str, example: str) -> tuple[str, str]:
@@ -43,7 +43,7 @@ def _game_from_args(args: argparse.Namespace) -> Game:
     if args.game == "edelweiss":
         from cardlab.games.edelweiss import Edelweiss, EdelweissConfig
 
-        _reject(args, "edelweiss", ("--decks", "--leaders", "--first", "--cards"))
+        _reject(args, "edelweiss", ("--decks", "--leaders", "--first", "--cards", "--casters"))
         characters = None
         if args.characters:
             first, second = _pair(args.characters.upper(), "--characters", "VIRIDIAN,EAGLE")
@@ -51,12 +51,30 @@ def _game_from_args(args: argparse.Namespace) -> Game:
         deck = args.deck or ("skills" if args.standard or characters else "full")
         standard = args.standard or ("symbolic" if deck == "skills" else None)
         return Edelweiss(EdelweissConfig(deck, standard, characters))
+    if args.game == "dreadnought":
+        return _dreadnought_from_args(args)
     from cardlab.games.aterial import Aterial, AterialConfig
 
-    _reject(args, "aterial", ("--deck", "--standard", "--characters"))
+    _reject(args, "aterial", ("--deck", "--standard", "--characters", "--casters"))
     decks = _pair(args.decks, "--decks", "D1,D2") if args.decks else ("D1", "D2")
     leaders = _pair(args.leaders, "--leaders", "L01,L04") if args.leaders else (None, None)
     return Aterial(AterialConfig(decks, leaders, args.first, tuple(args.cards) if args.cards else None))
+
+
+def _dreadnought_from_args(args: argparse.Namespace) -> Game:
+    from cardlab.games.dreadnought import Dreadnought, DreadnoughtConfig
+
+    _reject(args, "dreadnought", ("--deck", "--standard", "--characters", "--leaders", "--first"))
+    decks = _pair(args.decks, "--decks", "ember_spark,tide_grove") if args.decks else ("ember_spark", "tide_grove")
+    casters: list[tuple[str, str] | None] = [None, None]
+    if args.casters:
+        for seat, pair in enumerate(_pair(args.casters, "--casters", "X02+X03,X04+X07")):
+            parts = pair.split("+")
+            if len(parts) != 2 or not all(parts):
+                raise CardlabError(f"--casters takes two caster ids joined by '+' per seat, e.g. X02+X03, got {pair!r}")
+            casters[seat] = (parts[0], parts[1])
+    cards = tuple(args.cards) if args.cards else None
+    return Dreadnought(DreadnoughtConfig(decks, (casters[0], casters[1]), cards))
 
 
 def _add_game_options(parser: argparse.ArgumentParser) -> None:
@@ -66,11 +84,15 @@ def _add_game_options(parser: argparse.ArgumentParser) -> None:
     edelweiss.add_argument("--deck", choices=["full", "short", "skills"], help="deck variant (E1.1); default full")
     edelweiss.add_argument("--standard", choices=["symbolic", "accel2"], help="skill standard (implies --deck skills)")
     edelweiss.add_argument("--characters", help="P1,P2 character IDs, e.g. VIRIDIAN,EAGLE (implies --deck skills)")
-    aterial = parser.add_argument_group("Aterial options")
-    aterial.add_argument("--decks", help="P1,P2 decks: packaged ids (D1, D2) or deck files; default D1,D2")
+    aterial = parser.add_argument_group("Aterial and Dreadnought options")
+    aterial.add_argument(
+        "--decks", help="P1,P2 decks: packaged ids or deck files; default D1,D2 (Aterial), ember_spark,tide_grove"
+    )
     aterial.add_argument("--leaders", help="P1,P2 leader ids replacing the decks' own, e.g. L02,L05")
     aterial.add_argument("--first", choices=["P1", "P2"], help="who plays first (default: drawn from the seed)")
     aterial.add_argument("--cards", action="append", help="card file added to the packaged set (repeatable)")
+    dreadnought = parser.add_argument_group("Dreadnought options")
+    dreadnought.add_argument("--casters", help="P1,P2 caster pairs replacing the decks' own, e.g. X02+X03,X04+X07")
 
 
 def cmd_scenario_run(args: argparse.Namespace, console: Console) -> int:
@@ -190,9 +212,12 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     for spec, won, ci in zip(agents, wins, summary["ci95"], strict=True):
         table.add_row(spec, str(won), f"{won / args.games:.1%}", f"[{ci[0]:.1%}, {ci[1]:.1%}]")
     console.print(table)
+    # Dreadnought has no fixed first player: speed decides it anew every turn (D6), so seats are only labels.
+    fixed_first = game.name != "dreadnought"
+    p1, p2, seat = ("P1 (first)", "P2 (second)", "first player") if fixed_first else ("P1", "P2", "seat P1")
     console.print(
-        f"wins by seat: P1 (first) {first_wins}, P2 (second) {summary['seat_wins']['P2']}; "
-        f"first player wins {summary['first_player_win_rate']:.1%}; "
+        f"wins by seat: {p1} {first_wins}, {p2} {summary['seat_wins']['P2']}; "
+        f"{seat} wins {summary['first_player_win_rate']:.1%}; "
         f"{summary['games_per_second']} games/s, {decisions / elapsed:,.0f} decisions/s"
     )
     return 0

@@ -114,6 +114,9 @@ class Dreadnought(Game):
         for card in self.card_set.by_id.values():
             self._index(card)
         self.has_statics = bool(self.statics or self.attach_statics)
+        every_static = [e for zones in self.statics.values() for found in zones.values() for e in found]
+        every_static += [e for found in self.attach_statics.values() for e in found]
+        self.negative_statics = any(e.name == "static_bp" and e.args["amount"] < 0 for e in every_static)  # type: ignore[operator]
         casters = [c.id for c in self.card_set.casters()]
         cards = [c.id for c in self.card_set.cards()]
         arms_uses = max(

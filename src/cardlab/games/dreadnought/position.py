@@ -149,7 +149,7 @@ def _object(state: DreadnoughtState, obj: int, viewer: Player | None, full: bool
         enchant: dict[str, Any] = {
             "kind": "boost" if state.ench_kind[obj][i] == BOOST else "weaken",
             "owner": PLAYER_NAMES[placer],
-            "card": state.cards[material].id if full or (not secret and viewer is not None) else None,
+            "card": state.cards[material].id if full or not secret else None,
         }
         if full:
             enchant["secret"] = secret

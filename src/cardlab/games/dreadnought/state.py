@@ -871,7 +871,9 @@ def _f_cleanup(s: DreadnoughtState) -> None:
 def _f_settle(s: DreadnoughtState) -> None:
     """D5.6 rule check: break units at BP <= 0, trim engraves, check the end; then triggers (D5.5)."""
     while True:
-        doomed = [u for p in (0, 1) for u in s.units_of(p) if s.bp(u) <= 0]
+        # Statics only ever add BP unless the card set has a negative one, so base BP > 0 is enough then.
+        exact = s._game.negative_statics
+        doomed = [u for p in (0, 1) for u in s.units_of(p) if (exact or s.base_bp(u) <= 0) and s.bp(u) <= 0]
         if not doomed:
             break
         for unit in doomed:
