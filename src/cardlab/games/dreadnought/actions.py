@@ -2,7 +2,8 @@
 
 Compound choices are sequences of small decisions, so every agent works and a legal mask of
 fixed size exists: `PLAY R05` then `TARGET P2:BA1.U1` then `PAY BURST`; `CAST R02` then
-`TO BA1` then `PAY BA2`; `ATTACKER BA1.U1`, `ATTACKER BA2.U1`, then `ATTACK BA2`.
+`TO BA1` then `PAY BA2`; `ATTACKER BA1.U1`, `ATTACKER BA2.U1`, then `ATTACK BA2`. A dummy
+names its area in the same action (`DUMMY G04@S BA2`), so its closed card never waits anywhere.
 Slots without a seat (`BA1.U1`) are the acting player's own; targets name the seat. A card
 in the speed area is written with `@S` (`CAST Y04@S`), one in hand without.
 """
@@ -24,7 +25,7 @@ MAX_TRIGGER_CHOICES = 8
 MAX_ENGRAVE_SLOTS = 4
 CARD_VERBS = ("GEAR", "MULL", "MATERIAL")
 """Verbs on a card in hand (or in the discard, for MATERIAL) only."""
-SOURCE_VERBS = ("CAST", "DUMMY", "PLAY", "SUB", "DISCARD")
+SOURCE_VERBS = ("CAST", "PLAY", "SUB", "DISCARD")
 """Verbs on a card in hand or (with `@S`) in the speed area (D5.7)."""
 
 
@@ -45,6 +46,7 @@ class DreadnoughtActions:
     scrap: tuple[IndexedAction, ...]  # by engrave slot
     first: tuple[IndexedAction, ...]  # trigger order: index in the pending list
     place: dict[str, IndexedAction]  # caster id -> "PLACE id" (that caster goes to BA1)
+    dummy: dict[tuple[str, bool, int], IndexedAction]  # (card id, from speed area, battle area)
     card: dict[tuple[str, str], IndexedAction]  # (verb, card id) for CARD_VERBS and hand sources
     speed_card: dict[tuple[str, str], IndexedAction]  # (verb, card id) for a card in the speed area
 
@@ -75,6 +77,7 @@ def build_actions(
     texts += [f"PLACE {caster}" for caster in caster_ids]
     texts += [f"{verb} {card}" for card in card_ids for verb in (*CARD_VERBS, *SOURCE_VERBS)]
     texts += [f"{verb} {card}@S" for card in card_ids for verb in SOURCE_VERBS]
+    texts += [f"DUMMY {card}{at} {area}" for card in card_ids for at in ("", "@S") for area in AREAS]
     space = ActionSpace(texts)
     get = space.parse
     return DreadnoughtActions(
@@ -90,6 +93,12 @@ def build_actions(
         scrap=tuple(get(f"SCRAP {i}") for i in range(MAX_ENGRAVE_SLOTS)),
         first=tuple(get(f"FIRST {i}") for i in range(MAX_TRIGGER_CHOICES)),
         place={caster: get(f"PLACE {caster}") for caster in caster_ids},
+        dummy={
+            (card, at == "@S", a): get(f"DUMMY {card}{at} {area}")
+            for card in card_ids
+            for at in ("", "@S")
+            for a, area in enumerate(AREAS)
+        },
         card={(verb, card): get(f"{verb} {card}") for card in card_ids for verb in (*CARD_VERBS, *SOURCE_VERBS)},
         speed_card={(verb, card): get(f"{verb} {card}@S") for card in card_ids for verb in SOURCE_VERBS},
     )

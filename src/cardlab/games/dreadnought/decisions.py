@@ -295,7 +295,7 @@ def _cast_options(s: State, player: int) -> Options:
     """D8.2: casts, dummies, moves and removals."""
     acts = s.game.actions
     found: Options = []
-    dummy_room = any(s.fits(player, area, 1) for area in (BA1, BA2))
+    dummy_areas = [area for area in (BA1, BA2) if s.fits(player, area, 1)]
     for inst, from_speed in _sources(s, player):
         card = s.cards[inst]
         if (
@@ -304,8 +304,7 @@ def _cast_options(s: State, player: int) -> Options:
             and s.payable(player, card.cost, card.extra.discard, engrave=card.extra.engrave, played=inst)
         ):
             found.append(_card_action(s, "CAST", inst, from_speed))
-        if dummy_room:
-            found.append(_card_action(s, "DUMMY", inst, from_speed))
+        found += [acts.dummy[card.id, from_speed, area] for area in dummy_areas]
     for slot in ("BA1.U1", "BA1.U2", "BA2.U1", "BA2.U2", "IDOL"):
         obj = s.object_at(player, SLOTS.index(slot))
         if obj == EMPTY:
@@ -332,16 +331,14 @@ def _a_win(s: State, action: IndexedAction, player: int, phase: str) -> None:
         s.geared[player] = True
         if s.events is not None:
             s._log("gear_change", {"card": decoded[1]}, player, player=player_name(player))
-    elif verb in ("CAST", "DUMMY"):
+    elif verb == "DUMMY":
+        _cast_dummy(s, player, s._hand_or_speed(player, decoded[1], decoded[2]), decoded[3])
+    elif verb == "CAST":
         inst = s._hand_or_speed(player, decoded[1], decoded[2])
         s._take(player, inst)
         s.limbo[player].append(inst)
         card = s.cards[inst]
-        if verb == "DUMMY":
-            play = Play("dummy", player, card=inst)
-        else:
-            play = Play(card.type, player, card=inst, log=card.cost, discard=card.extra.discard)
-        s._then(("dest", player, play))
+        s._then(("dest", player, Play(card.type, player, card=inst, log=card.cost, discard=card.extra.discard)))
     elif verb == "MOVE":
         s._then(("move_to", player, s.object_at(player, SLOTS.index(decoded[1]))))
     elif verb == "REMOVE":
@@ -353,28 +350,30 @@ def _a_win(s: State, action: IndexedAction, player: int, phase: str) -> None:
         _apply_item(s, player, action, phase.upper())
 
 
+def _cast_dummy(s: State, player: int, inst: int, area: int) -> None:
+    """D15.1: closed and checked, size S, BP 50; a card taken from the open speed area stays known (R-D11)."""
+    known = inst in s.speed[player]
+    s._take(player, inst)
+    slot = s.dummy_cards[player].index(EMPTY)
+    s.dummy_cards[player][slot] = inst
+    s.dummy_known[player][slot] = known
+    token = s.n_cards + DUMMY_SLOTS * player + slot
+    s._place(token, player, area)
+    s.checked[token] = True
+    if s.events is not None:
+        card = {"card": s.cards[inst].id}
+        s._log("dummy", None if known else card, player, player=player_name(player), to=AREAS[area],
+               **(card if known else {}))  # fmt: skip
+
+
 def _o_dest(s: State, player: int, play: Play) -> Options:
     fixed = s.game.actions.fixed
-    if play.kind == "dummy":
-        areas = [area for area in (BA1, BA2) if s.fits(player, area, 1)]
-    else:
-        areas = _unit_destinations(s, player, play.card)
-    return [fixed[f"TO {('BA1', 'BA2', 'IDOL')[area]}"] for area in areas]
+    return [fixed[f"TO {('BA1', 'BA2', 'IDOL')[area]}"] for area in _unit_destinations(s, player, play.card)]
 
 
 def _a_dest(s: State, action: IndexedAction, player: int, play: Play) -> None:
     dest = ("BA1", "BA2", "IDOL").index(s.game.decode[int(action)][1])
-    if play.kind != "dummy":
-        s._then(("pay", play._replace(dest=dest)))
-        return
-    slot = s.dummy_cards[player].index(EMPTY)  # D15.1: closed and checked, size S, BP 50
-    s.dummy_cards[player][slot] = play.card
-    s.limbo[player].remove(play.card)
-    token = s.n_cards + DUMMY_SLOTS * player + slot
-    s._place(token, player, dest)
-    s.checked[token] = True
-    if s.events is not None:
-        s._log("dummy", {"card": s.cards[play.card].id}, player, player=player_name(player), to=AREAS[dest])
+    s._then(("pay", play._replace(dest=dest)))
 
 
 def _o_move_to(s: State, player: int, obj: int) -> Options:
@@ -472,11 +471,10 @@ def _o_pay_src(s: State, player: int, play: Play) -> Options:
         for inst, from_speed in _sources(s, player):
             sub = s.cards[inst].sub
             if sub is not None and "PAYMENT" in sub.timing:
-                remaining = play.log - sum(e.args["n"] for e in sub.effects if e.name == "cost_reduce")  # type: ignore[misc]
-                sources = s.log_sources(player, engraves_used=sub.cost.engrave) - sub.cost.log
-                if sources >= max(0, remaining) and s.payable(
-                    player, sub.cost.log, sub.cost.discard, engrave=sub.cost.engrave, played=inst
-                ):
+                reduction = sum(e.args["n"] for e in sub.effects if e.name == "cost_reduce")  # type: ignore[misc]
+                rest = max(0, play.log - reduction) + sub.cost.log  # what the sources must still cover
+                if s.payable(player, rest, sub.cost.discard, engrave=sub.cost.engrave, code=True, played=play.card,
+                             spent=(inst,)):  # fmt: skip
                     found.append(_card_action(s, "SUB", inst, from_speed))
     return found
 

@@ -11,7 +11,7 @@ from cardlab.core.actions import IndexedAction
 from cardlab.core.errors import PositionError
 from cardlab.core.game import PLAYER_NAMES, Game
 from cardlab.core.rng import make_rng
-from cardlab.games.dreadnought.actions import CARD_VERBS, SOURCE_VERBS, build_actions
+from cardlab.games.dreadnought.actions import AREAS, CARD_VERBS, SOURCE_VERBS, build_actions
 from cardlab.games.dreadnought.cards import (
     PACKAGED_DECKS,
     Ability,
@@ -227,6 +227,9 @@ def _decode(text: str) -> tuple[Any, ...]:
     """An action text as (verb, arguments...), read once per action when the space is built."""
     words = text.split()
     verb = words[0]
+    if verb == "DUMMY":
+        card = words[1]
+        return (verb, card.removesuffix("@S"), card.endswith("@S"), AREAS.index(words[2]))
     if verb in (*CARD_VERBS, *SOURCE_VERBS):
         card = words[1]
         return (verb, card.removesuffix("@S"), card.endswith("@S"))

@@ -29,7 +29,7 @@ _KEYS = {"game", "config", "turn", "phase", "first", "token", "players", "attack
          "stack", "winner", "draw", "reason"}  # fmt: skip
 _PLAYER_KEYS = {"deck", "hand", "known_hand", "discard", "speed", "gear", "mulligan", "limbo", "placement", "bursts",
                 "engraves", "BA1", "BA2", "idol", "speed_shift", "geared"}  # fmt: skip
-_OBJECT_KEYS = {"card", "dummy", "checked", "enchants", "attached", "arms", "bp_mod", "shield", "moved"}
+_OBJECT_KEYS = {"card", "dummy", "known", "checked", "enchants", "attached", "arms", "bp_mod", "shield", "moved"}
 _CARD_ZONES = ("deck", "hand", "discard", "speed", "gear", "mulligan", "limbo")
 _ZONE_ATTR = {"mulligan": "mull"}
 
@@ -137,9 +137,12 @@ def _object(state: DreadnoughtState, obj: int, viewer: Player | None, full: bool
         return None
     owner = state.owner[obj]
     dummy = state.is_dummy(obj)
+    known = False
     if dummy:
-        real = state.dummy_cards[owner][obj - state.n_cards - DUMMY_SLOTS * owner]
-        card = state.cards[real].id if full or viewer == owner else None
+        slot = obj - state.n_cards - DUMMY_SLOTS * owner
+        real = state.dummy_cards[owner][slot]
+        known = state.dummy_known[owner][slot]
+        card = state.cards[real].id if full or known or viewer == owner else None
     else:
         card = state.cards[obj].id
     enchants = []
@@ -164,6 +167,8 @@ def _object(state: DreadnoughtState, obj: int, viewer: Player | None, full: bool
         "shield": state.shield.get(obj, 0),
         "moved": obj in state.moved,
     }
+    if dummy:
+        data["known"] = known
     if state.is_caster(obj):
         arms = state.arms.get(obj, EMPTY)
         data["arms"] = None if arms == EMPTY else state.cards[arms].id
@@ -417,6 +422,7 @@ def _fill_object(state: DreadnoughtState, p: int, area: int, unit: Mapping[str, 
     if unit.get("dummy", False):
         slot = state.dummy_cards[p].index(EMPTY)
         state.dummy_cards[p][slot] = card
+        state.dummy_known[p][slot] = bool(unit.get("known", False))
         obj = state.n_cards + DUMMY_SLOTS * p + slot
     else:
         obj = card

@@ -85,6 +85,7 @@ class DreadnoughtState(SteppingState):
         self.mull: tuple[list[int], list[int]] = ([], [])  # set aside in the mulligan, not yet shown
         self.limbo: tuple[list[int], list[int]] = ([], [])  # being played (D5.3)
         self.dummy_cards: tuple[list[int], list[int]] = ([EMPTY] * DUMMY_SLOTS, [EMPTY] * DUMMY_SLOTS)
+        self.dummy_known: tuple[list[bool], list[bool]] = ([False] * DUMMY_SLOTS, [False] * DUMMY_SLOTS)
         self.placed: tuple[list[int], list[int]] = ([], [])  # caster choice before both open (D4.1)
         self.casters: tuple[list[int], list[int]] = ([EMPTY, EMPTY], [EMPTY, EMPTY])  # by battle area
         self.hp: tuple[tuple[list[int], list[int]], tuple[list[int], list[int]]] = (([], []), ([], []))
@@ -142,7 +143,7 @@ class DreadnoughtState(SteppingState):
               "blocker", "attack_mod", "cost_reduction", "winner", "draw", "reason", "_legal")  # fmt: skip
     _LISTS = ("idol", "area_of", "checked", "moved", "speed_shift", "geared", "attackers", "triggers", "stack")
     _PAIRS = ("deck", "hand", "discard", "speed", "gear", "bursts", "burst_checked", "engraves", "engrave_checked",
-              "mull", "limbo", "dummy_cards", "placed", "casters", "known_hand")  # fmt: skip
+              "mull", "limbo", "dummy_cards", "dummy_known", "placed", "casters", "known_hand")  # fmt: skip
 
     def clone(self, *, record_events: bool = False) -> DreadnoughtState:
         other = DreadnoughtState.__new__(DreadnoughtState)
@@ -204,7 +205,10 @@ class DreadnoughtState(SteppingState):
                     else:
                         hand_slots.append(i)
                 group += [(f"hand:{seat}", hand_slots), (f"gear:{seat}", None), (f"mull:{seat}", None)]
-                dummies = [i for i, inst in enumerate(self.dummy_cards[owner]) if inst != EMPTY]
+                known_dummies = self.dummy_known[owner]
+                dummies = [
+                    i for i, inst in enumerate(self.dummy_cards[owner]) if inst != EMPTY and not known_dummies[i]
+                ]
                 if dummies:
                     group.append((f"dummy:{seat}", dummies))
                 if self.casters[owner][0] == EMPTY:  # not yet opened (D4.1): a pool of its own
@@ -525,6 +529,7 @@ class DreadnoughtState(SteppingState):
             slot = obj - self.n_cards - DUMMY_SLOTS * player
             real = self.dummy_cards[player][slot]
             self.dummy_cards[player][slot] = EMPTY
+            self.dummy_known[player][slot] = False
             return real
         return obj
 
@@ -1101,13 +1106,13 @@ def _e_break(s: DreadnoughtState, play: Play, effect: Effect, obj: int) -> None:
 def _e_bounce(s: DreadnoughtState, play: Play, effect: Effect, obj: int) -> None:
     """D15.2: to the owner's hand (a dummy's real card too; an open unit stays known there)."""
     player = s.owner[obj]
-    dummy = s.is_dummy(obj)
+    known = not s.is_dummy(obj) or s.dummy_known[player][obj - s.n_cards - DUMMY_SLOTS * player]
     card = s._leave_field(obj)
     s.hand[player].append(card)
-    if not dummy:
+    if known:
         s.known_hand[player].append(card)
     if s.events is not None:
-        s._log("bounce", player=player_name(player), card=None if dummy else s.cards[card].id)
+        s._log("bounce", player=player_name(player), card=s.cards[card].id if known else None)
 
 
 def _e_move(s: DreadnoughtState, play: Play, effect: Effect, obj: int) -> None:
