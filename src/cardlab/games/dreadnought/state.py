@@ -117,6 +117,7 @@ class DreadnoughtState(SteppingState):
         self.triggers: list[tuple[int, int, str]] = []  # (controller, source, ref)
         self.cost_reduction = 0
         self.stack: list[Frame] = []
+        self._statics: list[tuple[int, int, Effect]] | None = None
         self.winner: Player | None = None
         self.draw = False
         self.reason = ""
@@ -140,7 +141,7 @@ class DreadnoughtState(SteppingState):
         return Outcome(None if self.draw else self.winner, self.reason)
 
     _PLAIN = ("_game", "cards", "owner", "n_cards", "token", "first", "turn", "phase", "attack_player", "attack_area",
-              "blocker", "attack_mod", "cost_reduction", "winner", "draw", "reason", "_legal")  # fmt: skip
+              "blocker", "attack_mod", "cost_reduction", "winner", "draw", "reason", "_legal", "_statics")  # fmt: skip
     _LISTS = ("idol", "area_of", "checked", "moved", "speed_shift", "geared", "attackers", "triggers", "stack")
     _PAIRS = ("deck", "hand", "discard", "speed", "gear", "bursts", "burst_checked", "engraves", "engrave_checked",
               "mull", "limbo", "dummy_cards", "dummy_known", "placed", "casters", "known_hand")  # fmt: skip
@@ -280,8 +281,16 @@ class DreadnoughtState(SteppingState):
         units = [u for u in self.units[player][area] if u != leaving]
         return len(units) < AREA_UNITS and sum(self.weight(u) for u in units) + obj_weight <= AREA_WEIGHT
 
-    def _static_sources(self) -> Iterator[tuple[int, int, Effect]]:
-        """(controller, source object, static effect) for every static in force (D22.3, D19.3)."""
+    def _static_sources(self) -> list[tuple[int, int, Effect]]:
+        """(controller, source object, static effect) for every static in force (D22.3, D19.3).
+
+        Kept until the field, an arms, an attachment or a speed area changes (`_statics = None`).
+        """
+        if self._statics is None:
+            self._statics = list(self._find_statics())
+        return self._statics
+
+    def _find_statics(self) -> Iterator[tuple[int, int, Effect]]:
         game = self._game
         for p in (0, 1):
             for obj in self.casters[p]:
@@ -461,6 +470,7 @@ class DreadnoughtState(SteppingState):
 
     def _take(self, player: Player, inst: int) -> None:
         """Remove a card from hand or speed area (wherever it is)."""
+        self._statics = None
         if inst in self.hand[player]:
             self.hand[player].remove(inst)
             if inst in self.known_hand[player]:
@@ -503,6 +513,7 @@ class DreadnoughtState(SteppingState):
 
     def _clear_object(self, obj: int) -> None:
         """Enchants, arms and until-end-of-turn changes leave with the object (D14.4)."""
+        self._statics = None
         for material in self.ench.pop(obj, ()):
             self._to_discard(material)
         for name in ("ench_kind", "ench_owner", "ench_secret"):
@@ -547,6 +558,7 @@ class DreadnoughtState(SteppingState):
                     self.triggers.append((self.owner[obj], obj, ref))
 
     def _place(self, obj: int, player: Player, area: int) -> None:
+        self._statics = None
         if area == IDOL_AREA:
             self.idol[player] = obj
         else:
@@ -715,6 +727,7 @@ def _reveal(s: DreadnoughtState, player: Player) -> bool:
         return False
     card = s.deck[player].pop()
     s.speed[player].append(card)
+    s._statics = None
     if s.events is not None:
         s._log("speed_reveal", player=player_name(player), card=s.cards[card].id)
     return True
@@ -741,6 +754,7 @@ def _f_decide(s: DreadnoughtState) -> None:
         if s.gear[p]:
             card = s.gear[p].pop()
             s.speed[p].append(card)
+            s._statics = None
             if s.events is not None:
                 s._log("gear_open", player=player_name(p), card=s.cards[card].id)
             s._queue_event("on_speed_reveal", [card])
@@ -839,6 +853,7 @@ def _f_hand_limit(s: DreadnoughtState, player: Player) -> None:
 
 def _f_cleanup(s: DreadnoughtState) -> None:
     """D11.3 cleanup, D11.4 refresh, D11.5 end of turn effects, D11.6 token (D6.7) and turn cap (D21.3)."""
+    s._statics = None
     for p in (0, 1):
         s.discard[p].extend(s.speed[p])
         s.speed[p].clear()
@@ -863,6 +878,7 @@ def _f_cleanup(s: DreadnoughtState) -> None:
         s.burst_checked[p][:] = [False] * len(s.burst_checked[p])
         for obj in (*s.casters[p], *s.units_of(p)):
             s.checked[obj] = False
+    s._statics = None
     s.bp_mod.clear()
     s.shield.clear()
     s.speed_shift[:] = [0, 0]
@@ -995,6 +1011,7 @@ def _f_paid(s: DreadnoughtState, play: Play) -> None:
         caster = play.targets[0]
         s.limbo[p].remove(play.card)
         s.arms[caster] = play.card
+        s._statics = None
         if s.events is not None:
             s._log("arms", player=player_name(p), card=s.cards[play.card].id, caster=s.cards[caster].id)
     elif play.action:
@@ -1154,6 +1171,7 @@ def _e_attach(s: DreadnoughtState, play: Play, effect: Effect, obj: int) -> None
     if play.card in s.limbo[play.player]:
         s.limbo[play.player].remove(play.card)
         s.attached.setdefault(obj, []).append(play.card)
+        s._statics = None
 
 
 def _f_material(s: DreadnoughtState, player: Player, host: int, kind: int, count: int) -> None:
