@@ -12,8 +12,12 @@ from typing import Any
 
 from cardlab.store.games_db import StoredGame
 
-GAME_TITLES = {"edelweiss": "Arcana Fight! Edelweiss", "aterial": "Soukoku no Aterial"}
-CREDITS = {"edelweiss": "Game mechanics based on Arcana Fight! Edelweiss.", "aterial": "Original sample card set."}
+GAME_TITLES = {"edelweiss": "Arcana Fight! Edelweiss", "aterial": "Soukoku no Aterial", "dreadnought": "Dreadnought"}
+CREDITS = {
+    "edelweiss": "Game mechanics based on Arcana Fight! Edelweiss.",
+    "aterial": "Original sample card set.",
+    "dreadnought": "Original sample card set.",
+}
 
 
 def write_results_csv(games: Iterable[StoredGame], path: Path) -> None:

@@ -22,7 +22,7 @@ from cardlab.games import GAME_NAMES, game_class
 from cardlab.store.play_db import PlayDB
 
 HUMAN = "human"
-GAME_TITLES = {"edelweiss": "Arcana Fight! Edelweiss", "aterial": "Soukoku no Aterial"}
+GAME_TITLES = {"edelweiss": "Arcana Fight! Edelweiss", "aterial": "Soukoku no Aterial", "dreadnought": "Dreadnought"}
 
 
 class Rejected(Exception):
@@ -78,6 +78,21 @@ def _renderer(game: str) -> Any:
     return import_module(f"cardlab.games.{game}.render")
 
 
+def _check_no_files(game: str, config: Mapping[str, Any] | None) -> None:
+    """A browser may pick packaged decks only: a path would make the server open files of its choosing."""
+    if not isinstance(config, Mapping) or game == "edelweiss":
+        return
+    if config.get("cards") is not None:
+        raise Rejected(422, "config.cards: card files are not accepted over the web; use the packaged card set")
+    decks = config.get("decks")
+    if isinstance(decks, Mapping):
+        packaged = import_module(f"cardlab.games.{game}.cards").PACKAGED_DECKS
+        for seat, deck in decks.items():
+            if deck not in packaged:
+                choices = ", ".join(packaged)
+                raise Rejected(422, f"config.decks.{seat}: expected a packaged deck ({choices}), got {deck!r}")
+
+
 class GameManager:
     """Creates, loads, advances and watches games; the HTTP layer only translates."""
 
@@ -101,6 +116,7 @@ class GameManager:
                 raise Rejected(422, f"seats.{seat} must be a string")
             if who != HUMAN:
                 _check_agent(seat, who)
+        _check_no_files(game, config)
         try:
             built = game_class(game).from_config(config or {}) if config else game_class(game)()
             seed = secrets.randbits(62) if seed is None else int(seed)

@@ -50,9 +50,10 @@ def unit(
     }
 
 
-def dummy(card: str = FILLER, *, checked: bool = True, **kwargs: Any) -> dict[str, Any]:
-    """A dummy (D15.1: closed and checked when cast) whose real card is `card`."""
-    return unit(card, dummy=True, checked=checked, **kwargs)
+def dummy(card: str = FILLER, *, checked: bool = True, known: bool = False, **kwargs: Any) -> dict[str, Any]:
+    """A dummy (D15.1: closed and checked when cast) whose real card is `card`; `known`: the opponent saw
+    the card (it was cast as a dummy from the open speed area)."""
+    return {**unit(card, dummy=True, checked=checked, **kwargs), "known": known}
 
 
 def enchant(kind: str, owner: str, card: str = FILLER, *, secret: bool = False) -> dict[str, Any]:

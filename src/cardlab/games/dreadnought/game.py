@@ -216,6 +216,8 @@ class Dreadnought(Game):
         """Load a position; its own config (card set, decks) wins over this game's."""
         from cardlab.games.dreadnought.position import load_position
 
+        if not isinstance(data, Mapping):
+            raise PositionError("position", "expected a JSON object")
         game = self if data.get("config") == self.config_json() else Dreadnought.from_config(data.get("config", {}))
         return load_position(game, data)
 

@@ -699,15 +699,15 @@ def _f_setup(s: DreadnoughtState) -> None:
 
 
 def _f_mull_done(s: DreadnoughtState) -> None:
-    """D4.6: the set-aside cards go to the discard (R-D1) and as many are drawn."""
+    """D4.6: the set-aside cards go to the discard (the spec's ruling) and as many are drawn, then turn 1."""
+    draws: list[Frame] = []
     for p in (0, 1):
-        count = len(s.mull[p])
+        draws += [("draw1", p)] * len(s.mull[p])
         if s.events is not None:
             s._log("mulligan", player=player_name(p), cards=[s.cards[i].id for i in s.mull[p]])
         s.discard[p].extend(s.mull[p])
         s.mull[p].clear()
-        s._then(*[("draw1", p)] * count)
-    s._then(("turn",))
+    s._then(*draws, ("turn",))
 
 
 def _f_turn(s: DreadnoughtState) -> None:
@@ -1062,9 +1062,10 @@ def _f_effect(s: DreadnoughtState, play: Play, index: int) -> None:
     if isinstance(selector, Selector):
         if selector.is_group:
             targets = s.candidates(selector, play.player, play.source)
-        else:
+        else:  # bp filters were read when the target was chosen (D22.6); the rest must still hold (D5.3)
             target = _target_of(s, play, index)
-            legal = target != EMPTY and target in s.candidates(selector, play.player, play.source)
+            still = Selector(selector.base, tuple(f for f in selector.filters if f.key != "bp"))
+            legal = target != EMPTY and target in s.candidates(still, play.player, play.source)
             targets = [target] if legal else []
         for target in targets:
             _EFFECTS[effect.name](s, play, effect, target)

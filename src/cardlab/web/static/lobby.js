@@ -23,6 +23,19 @@ const LEADER_CHOICES = [
   ["L05", "L05 Foundry Mind KR-7"],
 ];
 
+const DREADNOUGHT_DECKS = [
+  ["ember_spark", "Ember & Spark (red + yellow)"],
+  ["tide_grove", "Tide & Grove (blue + green)"],
+];
+// Caster pairs that fit the starter decks' conditions (D3.4); the server checks any choice.
+const CASTER_CHOICES = [
+  ["", "deck default"],
+  ["X01+X03", "X01 Ignis Varga + X03 Oren Quill (red + yellow)"],
+  ["X02+X03", "X02 Sable Kurenai + X03 Oren Quill (red + yellow)"],
+  ["X04+X06", "X04 Mira Tidewell + X06 Fen Larkspur (blue + green)"],
+  ["X04+X07", "X04 Mira Tidewell + X07 Tala Greenward (blue + green)"],
+];
+
 /** Per game: option fields and how they become the config JSON. */
 const FORMS = {
   edelweiss: {
@@ -67,6 +80,22 @@ const FORMS = {
         decks: { P1: v.deck_P1 || "D1", P2: v.deck_P2 || "D2" },
         leaders: { P1: v.leader_P1 || null, P2: v.leader_P2 || null },
         first: v.first === "P1" || v.first === "P2" ? v.first : null,
+        cards: null,
+      };
+    },
+  },
+  dreadnought: {
+    fields: [
+      { key: "deck_P1", label: "P1 deck", metaKey: "decks", choices: DREADNOUGHT_DECKS, initial: "ember_spark" },
+      { key: "deck_P2", label: "P2 deck", metaKey: "decks", choices: DREADNOUGHT_DECKS, initial: "tide_grove" },
+      { key: "casters_P1", label: "P1 casters", metaKey: "casters", choices: CASTER_CHOICES, optional: true },
+      { key: "casters_P2", label: "P2 casters", metaKey: "casters", choices: CASTER_CHOICES, optional: true },
+    ],
+    build(v) {
+      const pair = (value) => (value ? String(value).split("+") : null);
+      return {
+        decks: { P1: v.deck_P1 || "ember_spark", P2: v.deck_P2 || "tide_grove" },
+        casters: { P1: pair(v.casters_P1), P2: pair(v.casters_P2) },
         cards: null,
       };
     },
@@ -391,7 +420,7 @@ async function main() {
     error.hidden = false;
   }
   const names = Object.keys(meta.games);
-  if (!names.length) names.push("edelweiss", "aterial");
+  if (!names.length) names.push("edelweiss", "aterial", "dreadnought");
   replace(
     $("game"),
     names.map((name) => h("option", { value: name }, (meta.games[name] && meta.games[name].title) || name)),
