@@ -123,6 +123,7 @@ def write_report_html(summary: dict[str, Any], heatmap: Path | None, path: Path)
         for char, c in summary[summary["kind"]].items()
     )
     first = summary["first_player"]
+    as_first, as_second, first_word = _seat_words(summary["game"])
     sig = summary["significance"]
     title = GAME_TITLES.get(summary["game"], summary["game"])
     credit = CREDITS.get(summary["game"], "")
@@ -146,9 +147,9 @@ img {{ max-width: 100%; }}
 Rates with 95% Wilson intervals; * marks a cell whose win rate differs from 50%
 ({esc(sig["test"])}, {esc(sig["correction"])}, α = {sig["alpha"]}).</p>
 <h2>Pairings</h2>
-<table><tr><th>pairing</th><th>first-named as first player</th><th>first-named as second player</th></tr>
+<table><tr><th>pairing</th><th>first-named {esc(as_first)}</th><th>first-named {esc(as_second)}</th></tr>
 {rows}</table>
-<h2>First player</h2>
+<h2>{esc(first_word)}</h2>
 <p>{first["wins"]}/{first["games"]} = {_pct(first["rate"])} {_interval(first["ci95"])},
 two-sided binomial p = {first["p_value"]:.3g}.</p>
 <h2>{esc(summary["kind"].capitalize())}</h2>
@@ -162,6 +163,13 @@ two-sided binomial p = {first["p_value"]:.3g}.</p>
     path.write_text(page)
 
 
+def _seat_words(game: str) -> tuple[str, str, str]:
+    """How tables name the seats: Dreadnought has no first player (speed decides it each turn, D6), only P1/P2."""
+    if game == "dreadnought":
+        return "in seat P1", "in seat P2", "Seat P1"
+    return "as first player", "as second player", "First player"
+
+
 def print_balance(summary: dict[str, Any], console: Any) -> None:
     """The designer's layout on the terminal, then first player, characters and significance."""
     from rich.table import Table
@@ -169,7 +177,9 @@ def print_balance(summary: dict[str, Any], console: Any) -> None:
     n = summary["games_per_cell"]
     title = f"{GAME_TITLES.get(summary['game'], summary['game'])} {summary['variant']}"
     table = Table(title=f"{title} · {summary['agent']} · {n} games per pairing and seat")
-    for column in ("pairing", "A as first", "95% CI", "A as second", "95% CI"):
+    first_word = _seat_words(summary["game"])[2]
+    short = ("A in P1", "A in P2") if summary["game"] == "dreadnought" else ("A as first", "A as second")
+    for column in ("pairing", short[0], "95% CI", short[1], "95% CI"):
         table.add_column(column, justify="left" if column == "pairing" else "right")
     for p in summary["pairings"] + summary["mirrors"]:
         marks = ["*" if p[f"{key}_significant"] else "" for key in ("a_first", "a_second")]
@@ -184,8 +194,8 @@ def print_balance(summary: dict[str, Any], console: Any) -> None:
 
     first = summary["first_player"]
     console.print(
-        f"First player: {first['wins']}/{first['games']} = {_pct(first['rate'])} {_interval(first['ci95'])}"
-        f", exact binomial p = {first['p_value']:.3g} (first-player advantage "
+        f"{first_word}: {first['wins']}/{first['games']} = {_pct(first['rate'])} {_interval(first['ci95'])}"
+        f", exact binomial p = {first['p_value']:.3g} ({first_word.lower()} advantage "
         f"{first['rate'] - 0.5:+.1%})"
     )
     chars = Table(title=f"{summary['kind'].capitalize()} (all seats and opponents)")
