@@ -99,6 +99,17 @@ def require_str(table: DataTable, field: str, choices: Collection[str] = ()) -> 
     return value
 
 
+_CARD_ID = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def require_card_id(table: DataTable, field: str = "id") -> str:
+    """A card id: letters, digits, '_' or '-', because ids are words of action texts (`DEPLOY S14`, `PLAY R05`)."""
+    value = require_str(table, field)
+    if not _CARD_ID.fullmatch(value):
+        raise table.error(field, f"expected letters, digits, '_' or '-' only, got {value!r}")
+    return value
+
+
 def require_str_list(table: DataTable, field: str) -> list[str]:
     """The non-empty list of non-empty strings in `field` (repeats allowed: Dreadnought's `cond` has them)."""
     value = _value(table, field)

@@ -143,6 +143,15 @@ class State(ABC):
         contradicts the position: the player to move would not face a real choice here.
         """
 
+    def forget_unseen(self, player: Player) -> None:
+        """Undo what `player` has not seen happen yet: a secret choice the opponent made first.
+
+        Called on a copy before it is re-dealt for `player`. A game with simultaneous secret choices
+        asks them one after the other; the world of the second chooser must not depend on the
+        first one's answer (not even on how many cards were set aside). Most games have none.
+        """
+        return None
+
     def reseed_hidden(self, seed: int) -> None:
         """Replace randomness the state keeps for later (e.g. a future shuffle) by `seed`.
 
@@ -241,6 +250,7 @@ def _redeal(state: State, player: Player, rng: random.Random | None) -> State:
 
 def _deal(state: State, player: Player, rng: random.Random | None) -> State:
     world = state.clone()
+    world.forget_unseen(player)
     zones = world.card_zones()
     for group in world.hidden_cards(player):
         pool: list[int] = []

@@ -19,6 +19,7 @@ from cardlab.core.carddata import (
     check_fields,
     load_cards,
     load_deck_table,
+    require_card_id,
     require_int,
     require_int_map,
     require_str,
@@ -183,7 +184,7 @@ def _card(table: DataTable) -> CardDef:
     card_type = require_str(table, "type", CARD_TYPES)
     check_fields(table, _TYPE_FIELDS[card_type])
     return CardDef(
-        id=require_str(table, "id"),
+        id=require_card_id(table),
         type=card_type,
         name=require_str(table, "name"),
         cost=require_int(table, "cost", 0),

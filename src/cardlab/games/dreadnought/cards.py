@@ -23,6 +23,7 @@ from cardlab.core.carddata import (
     check_fields,
     load_cards,
     load_deck_table,
+    require_card_id,
     require_int,
     require_int_map,
     require_str,
@@ -584,7 +585,7 @@ def _abilities(table: DataTable, field: str, card_type: str, *, grant: bool = Fa
 def _card(table: DataTable) -> CardDef:
     card_type = require_str(table, "type", CARD_TYPES)
     check_fields(table, *_TYPE_FIELDS[card_type])
-    card_id, name = require_str(table, "id"), require_str(table, "name")
+    card_id, name = require_card_id(table), require_str(table, "name")
     abilities = _abilities(table, "abilities", card_type) if "abilities" in table.data else ()
     if card_type == "caster":
         return CardDef(

@@ -66,7 +66,7 @@ def _require_ok(s: State, player: int, require: str) -> bool:
     """D22.5."""
     if not require:
         return True
-    if not s.attackers:
+    if not s.attacking:
         return False
     return require == "attack" or (require == "own_attack") == (s.attack_player == player)
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from cardlab.core.actions import IndexedAction
+from cardlab.core.carddata import CardDataError
 from cardlab.core.errors import PositionError
 from cardlab.core.game import PLAYER_NAMES, Game
 from cardlab.core.rng import make_rng
@@ -218,7 +219,12 @@ class Dreadnought(Game):
 
         if not isinstance(data, Mapping):
             raise PositionError("position", "expected a JSON object")
-        game = self if data.get("config") == self.config_json() else Dreadnought.from_config(data.get("config", {}))
+        if data.get("config") == self.config_json():
+            return load_position(self, data)
+        try:
+            game = Dreadnought.from_config(data.get("config", {}))
+        except CardDataError as error:
+            raise PositionError("config.cards", str(error)) from None
         return load_position(game, data)
 
     def parse_action(self, text: str) -> IndexedAction:

@@ -30,6 +30,9 @@ _KEYS = {"game", "config", "turn", "phase", "first", "token", "players", "attack
 _PLAYER_KEYS = {"deck", "hand", "known_hand", "discard", "speed", "gear", "mulligan", "limbo", "placement", "bursts",
                 "engraves", "BA1", "BA2", "idol", "speed_shift", "geared"}  # fmt: skip
 _OBJECT_KEYS = {"card", "dummy", "known", "checked", "enchants", "attached", "arms", "bp_mod", "shield", "moved"}
+_CASTER_KEYS = {"card", "checked", "arms", "shield"}
+_NON_CASTERS = ("unit", "idol", "code", "arms")
+_PLAY_KINDS = ("code", "arms", "ability", "sub", "trigger", "unit", "idol", "upkeep")
 _CARD_ZONES = ("deck", "hand", "discard", "speed", "gear", "mulligan", "limbo")
 _ZONE_ATTR = {"mulligan": "mull"}
 
@@ -67,7 +70,14 @@ def _where(state: DreadnoughtState, inst: int) -> str:
 
 
 def _ref(state: DreadnoughtState, inst: int) -> str | None:
-    return None if inst == EMPTY else _where(state, inst)
+    """The place of a card or object; None if it has none a position can name (a dummy gone from
+    the field): nothing can refer to such an object any more, so forgetting it changes nothing."""
+    if inst == EMPTY:
+        return None
+    try:
+        return _where(state, inst)
+    except ValueError:
+        return None
 
 
 def _resolve(state: DreadnoughtState, text: Any, field: str) -> int:
@@ -188,6 +198,9 @@ def _player(state: DreadnoughtState, p: Player, viewer: Player | None, full: boo
         data[zone] = _ids(state, cards) if public or full else len(cards)
     if not full and viewer is not None and viewer == p:
         data["deck"] = len(state.deck[p])
+    if not full and not mine:  # R-D9: an unrevealed mulligan is not even a count to the others
+        data["hand"] += data["mulligan"]
+        data["mulligan"] = 0
     data["known_hand"] = _ids(state, state.known_hand[p])
     placement_public = full or mine or state.casters[p][0] != EMPTY
     data["placement"] = _ids(state, state.placed[p]) if placement_public else len(state.placed[p])
@@ -217,10 +230,10 @@ def _player(state: DreadnoughtState, p: Player, viewer: Player | None, full: boo
 
 def _dump(state: DreadnoughtState, viewer: Player | None, full: bool) -> dict[str, Any]:
     attack = None
-    if state.attackers:
+    if state.attacking:
         attack = {
             "player": PLAYER_NAMES[state.attack_player],
-            "attackers": [_ref(state, a) if state.on_field(a) else None for a in state.attackers],
+            "attackers": [_ref(state, a) for a in state.attackers],
             "area": AREAS[state.attack_area],
             "blocker": _ref(state, state.blocker) if state.on_field(state.blocker) else None,
             "mod": state.attack_mod,
@@ -270,6 +283,20 @@ def dump_observation(state: DreadnoughtState, viewer: Player | None) -> dict[str
 # ---- loading ------------------------------------------------------------------------------
 
 
+def _int(value: Any, field: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise PositionError(field, f"expected an integer, got {value!r}")
+    return value
+
+
+def _typed(game: Any, card_id: str, types: tuple[str, ...], field: str) -> str:
+    """`card_id` (already known to exist) if its card is of one of `types`."""
+    kind = game.card_set[card_id].type
+    if kind not in types:
+        raise PositionError(field, f"{card_id} is a {kind}, expected {' or '.join(types)}")
+    return card_id
+
+
 def _list(data: Mapping[str, Any], key: str, field: str) -> list[Any]:
     value = data.get(key, [])
     if not isinstance(value, list):
@@ -293,30 +320,47 @@ def _seat_cards(
     casters: list[str] = []
     others: list[str] = []
     for zone in _CARD_ZONES:
-        others += _card_ids(game, seat.get(zone, []), f"{field}.{zone}")
+        ids = _card_ids(game, seat.get(zone, []), f"{field}.{zone}")
+        others += [_typed(game, c, _NON_CASTERS, f"{field}.{zone}[{i}]") for i, c in enumerate(ids)]
     _card_ids(game, seat.get("known_hand", []), f"{field}.known_hand")  # a subset of the hand, checked on fill
     placement = _card_ids(game, seat.get("placement", []), f"{field}.placement")
-    casters += placement
+    casters += [_typed(game, c, ("caster",), f"{field}.placement[{i}]") for i, c in enumerate(placement)]
     for key in ("bursts", "engraves"):
         for i, item in enumerate(_list(seat, key, field)):
             if not isinstance(item, Mapping) or set(item) != {"card", "checked"}:
                 raise PositionError(f"{field}.{key}[{i}]", 'expected {"card": id, "checked": bool}')
             others += _card_ids(game, [item["card"]], f"{field}.{key}[{i}].card")
+            _typed(game, item["card"], _NON_CASTERS, f"{field}.{key}[{i}].card")
     for area in AREAS:
         block = seat.get(area)
         if block is None:
             continue
         if not isinstance(block, Mapping) or set(block) != {"caster", "hp", "units"}:
             raise PositionError(f"{field}.{area}", 'expected {"caster": ..., "hp": [...], "units": [...]}')
-        if block["caster"] is not None:
-            casters += _card_ids(game, [block["caster"].get("card")], f"{field}.{area}.caster.card")
-            if block["caster"].get("arms") is not None:
-                others += _card_ids(game, [block["caster"]["arms"]], f"{field}.{area}.caster.arms")
-        others += _card_ids(game, block["hp"], f"{field}.{area}.hp")
+        caster = block["caster"]
+        if caster is None:
+            if block["hp"] or block["units"]:
+                raise PositionError(f"{field}.{area}", "HP cards or units under an empty caster slot")
+            continue
+        if not isinstance(caster, Mapping) or not set(caster) <= _CASTER_KEYS or "card" not in caster:
+            raise PositionError(
+                f"{field}.{area}.caster", f"expected an object with card and any of {sorted(_CASTER_KEYS)}"
+            )
+        casters += _card_ids(game, [caster["card"]], f"{field}.{area}.caster.card")
+        _typed(game, caster["card"], ("caster",), f"{field}.{area}.caster.card")
+        if caster.get("arms") is not None:
+            others += _card_ids(game, [caster["arms"]], f"{field}.{area}.caster.arms")
+            _typed(game, caster["arms"], ("arms",), f"{field}.{area}.caster.arms")
+        others += [
+            _typed(game, c, _NON_CASTERS, f"{field}.{area}.hp")
+            for c in _card_ids(game, block["hp"], f"{field}.{area}.hp")
+        ]
         for j, unit in enumerate(_list(block, "units", f"{field}.{area}")):
             others += _object_cards(game, unit, f"{field}.{area}.units[{j}]", enchants)
     if seat.get("idol") is not None:
         others += _object_cards(game, seat["idol"], f"{field}.idol", enchants)
+        if not seat["idol"].get("dummy"):  # a dummy here is refused when it is placed
+            _typed(game, seat["idol"]["card"], ("idol",), f"{field}.idol.card")  # D19.1
     return casters, others
 
 
@@ -324,7 +368,11 @@ def _object_cards(game: Any, unit: Any, field: str, enchants: list[tuple[int, st
     if not isinstance(unit, Mapping) or not set(unit) <= _OBJECT_KEYS or "card" not in unit:
         raise PositionError(field, f"expected an object with card and any of {sorted(_OBJECT_KEYS - {'card'})}")
     found = _card_ids(game, [unit["card"]], f"{field}.card")
-    found += _card_ids(game, unit.get("attached", []), f"{field}.attached")
+    _typed(game, unit["card"], _NON_CASTERS if unit.get("dummy") else ("unit", "idol"), f"{field}.card")
+    attached = _card_ids(game, unit.get("attached", []), f"{field}.attached")
+    found += [_typed(game, c, ("code",), f"{field}.attached[{i}]") for i, c in enumerate(attached)]
+    if not isinstance(unit.get("enchants", []), list):
+        raise PositionError(f"{field}.enchants", "expected a list")
     for i, enchant in enumerate(unit.get("enchants", [])):
         if not isinstance(enchant, Mapping) or not {"kind", "owner", "card"} <= set(enchant):
             raise PositionError(f"{field}.enchants[{i}]", 'expected {"kind", "owner", "card", "secret"}')
@@ -332,14 +380,26 @@ def _object_cards(game: Any, unit: Any, field: str, enchants: list[tuple[int, st
             placer = parse_player(enchant["owner"])
         except ValueError as error:
             raise PositionError(f"{field}.enchants[{i}].owner", str(error)) from None
-        enchants.append((placer, _card_ids(game, [enchant["card"]], f"{field}.enchants[{i}].card")[0]))
+        card = _card_ids(game, [enchant["card"]], f"{field}.enchants[{i}].card")[0]
+        enchants.append((placer, _typed(game, card, _NON_CASTERS, f"{field}.enchants[{i}].card")))
     return found
 
 
 def load_position(game: Any, data: Mapping[str, Any]) -> DreadnoughtState:
-    """Rebuild a state; every problem is a PositionError naming the field."""
+    """Rebuild a state; every problem is a PositionError naming the field, never another exception."""
+    try:
+        return _load(game, data)
+    except PositionError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:  # a shape no check foresaw
+        raise PositionError("position", f"malformed position ({type(error).__name__}: {error})") from None
+
+
+def _load(game: Any, data: Mapping[str, Any]) -> DreadnoughtState:
     if not isinstance(data, Mapping):
         raise PositionError("position", "expected a JSON object")
+    if data.get("game", "dreadnought") != "dreadnought":
+        raise PositionError("game", f"expected 'dreadnought', got {data.get('game')!r}")
     unknown = sorted(set(data) - _KEYS)
     if unknown:
         raise PositionError(unknown[0], "unknown field")
@@ -407,19 +467,23 @@ def _fill_player(state: DreadnoughtState, p: int, seat: Mapping[str, Any], field
         if block["caster"].get("arms") is not None:
             state.arms[caster] = take(p, block["caster"]["arms"])
         if block["caster"].get("shield"):
-            state.shield[caster] = int(block["caster"]["shield"])
+            state.shield[caster] = _int(block["caster"]["shield"], f"{field}.{name}.caster.shield")
         state.hp[p][area][:] = [take(p, c) for c in block["hp"]]
         for j, unit in enumerate(block["units"]):
             _fill_object(state, p, area, unit, f"{field}.{name}.units[{j}]", take)
     if seat.get("idol") is not None:
         _fill_object(state, p, IDOL_AREA, seat["idol"], f"{field}.idol", take)
-    state.speed_shift[p] = int(seat.get("speed_shift", 0))
+    state.speed_shift[p] = _int(seat.get("speed_shift", 0), f"{field}.speed_shift")
     state.geared[p] = bool(seat.get("geared", False))
 
 
 def _fill_object(state: DreadnoughtState, p: int, area: int, unit: Mapping[str, Any], field: str, take: Any) -> None:
     card = take(p, unit["card"])
     if unit.get("dummy", False):
+        if area == IDOL_AREA:
+            raise PositionError(field, "a dummy is cast into a battle area only (D15.1)")
+        if EMPTY not in state.dummy_cards[p]:
+            raise PositionError(f"players.{PLAYER_NAMES[p]}", f"more than {DUMMY_SLOTS} dummies")
         slot = state.dummy_cards[p].index(EMPTY)
         state.dummy_cards[p][slot] = card
         state.dummy_known[p][slot] = bool(unit.get("known", False))
@@ -444,9 +508,9 @@ def _fill_object(state: DreadnoughtState, p: int, area: int, unit: Mapping[str, 
     if unit.get("attached"):
         state.attached[obj] = [take(p, c) for c in unit["attached"]]
     if unit.get("bp_mod"):
-        state.bp_mod[obj] = int(unit["bp_mod"])
+        state.bp_mod[obj] = _int(unit["bp_mod"], f"{field}.bp_mod")
     if unit.get("shield"):
-        state.shield[obj] = int(unit["shield"])
+        state.shield[obj] = _int(unit["shield"], f"{field}.shield")
     if unit.get("moved"):
         state.moved.append(obj)
 
@@ -454,6 +518,11 @@ def _fill_object(state: DreadnoughtState, p: int, area: int, unit: Mapping[str, 
 def _play(state: DreadnoughtState, value: Any, field: str) -> Play:
     if not isinstance(value, Mapping):
         raise PositionError(field, "expected a play object")
+    if value.get("kind") not in _PLAY_KINDS:
+        raise PositionError(f"{field}.kind", f"expected one of {', '.join(_PLAY_KINDS)}")
+    ref = value.get("ref", "")
+    if (ref or value["kind"] in ("code", "ability", "sub", "trigger")) and ref not in state.game.effects:
+        raise PositionError(f"{field}.ref", f"unknown effect reference {ref!r}")
     try:
         return Play(
             kind=value["kind"],
@@ -472,7 +541,7 @@ def _play(state: DreadnoughtState, value: Any, field: str) -> Play:
 
 
 def _frame(state: DreadnoughtState, value: Any, field: str) -> tuple[Any, ...]:
-    if not isinstance(value, list) or not value or value[0] not in FRAME_ARGS:
+    if not isinstance(value, list) or not value or not isinstance(value[0], str) or value[0] not in FRAME_ARGS:
         raise PositionError(field, f"expected [kind, ...] with kind one of {', '.join(FRAME_ARGS)}")
     kinds = FRAME_ARGS[value[0]]
     if len(value) != len(kinds) + 1:
@@ -488,6 +557,8 @@ def _frame(state: DreadnoughtState, value: Any, field: str) -> tuple[Any, ...]:
         elif kind == "o":
             out.append(_resolve(state, item, where))
         elif kind == "O":
+            if not isinstance(item, list):
+                raise PositionError(where, "expected a list of places")
             out.append(tuple(_resolve(state, v, where) for v in item))
         elif kind == "P":
             out.append(_play(state, item, where))
@@ -502,36 +573,49 @@ def _frame(state: DreadnoughtState, value: Any, field: str) -> tuple[Any, ...]:
     return tuple(out)
 
 
+def _player_field(value: Any, field: str) -> int:
+    try:
+        return parse_player(value)
+    except (ValueError, TypeError) as error:
+        raise PositionError(field, str(error)) from None
+
+
 def _fill_globals(state: DreadnoughtState, data: Mapping[str, Any]) -> None:
     turn = data.get("turn", 1)
-    if not isinstance(turn, int) or turn < 0:
+    if not isinstance(turn, int) or isinstance(turn, bool) or turn < 0:
         raise PositionError("turn", "expected an integer >= 0")
     state.turn = turn
     phase = data.get("phase", "cast")
     if phase not in PHASES:
         raise PositionError("phase", f"expected one of {', '.join(PHASES)}")
     state.phase = phase
-    try:
-        state.first = EMPTY if data.get("first") is None else parse_player(data["first"])
-        state.token = parse_player(data.get("token", "P1"))
-    except ValueError as error:
-        raise PositionError("first/token", str(error)) from None
+    state.first = EMPTY if data.get("first") is None else _player_field(data["first"], "first")
+    state.token = _player_field(data.get("token", "P1"), "token")
     attack = data.get("attack")
     if attack is not None:
-        if not isinstance(attack, Mapping):
-            raise PositionError("attack", "expected null or an attack object")
-        state.attack_player = parse_player(attack["player"])
+        if not isinstance(attack, Mapping) or not {"player", "attackers", "area"} <= set(attack):
+            raise PositionError("attack", "expected null or an object with player, attackers, area, blocker, mod")
+        state.attack_player = _player_field(attack["player"], "attack.player")
+        if not isinstance(attack["attackers"], list):
+            raise PositionError("attack.attackers", "expected a list of places")
         state.attackers[:] = [_resolve(state, a, "attack.attackers") for a in attack["attackers"] if a is not None]
+        if attack["area"] not in AREAS:
+            raise PositionError("attack.area", f"expected one of {', '.join(AREAS)}")
         state.attack_area = AREAS.index(attack["area"])
         state.blocker = _resolve(state, attack.get("blocker"), "attack.blocker")
-        state.attack_mod = int(attack.get("mod", 0))
-    for i, trigger in enumerate(data.get("triggers", [])):
+        state.attack_mod = _int(attack.get("mod", 0), "attack.mod")
+    triggers = data.get("triggers", [])
+    if not isinstance(triggers, list):
+        raise PositionError("triggers", "expected a list of trigger objects")
+    for i, trigger in enumerate(triggers):
+        if not isinstance(trigger, Mapping):
+            raise PositionError(f"triggers[{i}]", "expected an object with player, source, ability")
         source = _resolve(state, trigger.get("source"), f"triggers[{i}].source")
         ref = trigger.get("ability")
         if ref not in state.game.effects:
             raise PositionError(f"triggers[{i}].ability", f"unknown ability reference {ref!r}")
-        state.triggers.append((parse_player(trigger["player"]), source, ref))
-    state.cost_reduction = int(data.get("cost_reduction", 0))
+        state.triggers.append((_player_field(trigger.get("player"), f"triggers[{i}].player"), source, ref))
+    state.cost_reduction = _int(data.get("cost_reduction", 0), "cost_reduction")
     stack = data.get("stack")
     if not isinstance(stack, list):
         raise PositionError("stack", "expected the list of pending steps (bottom first)")
@@ -540,10 +624,15 @@ def _fill_globals(state: DreadnoughtState, data: Mapping[str, Any]) -> None:
     state.draw = bool(data.get("draw", False))
     state.reason = data.get("reason", "") or ""
     if phase == "over":
-        state.winner = None if winner is None else parse_player(winner)
+        state.winner = None if winner is None else _player_field(winner, "winner")
         state.stack.clear()
         return
     if not state.stack:
         raise PositionError("stack", "a game in progress needs at least one pending step")
-    state._run()
-    state._advance()
+    try:
+        state._run()
+        state._advance()
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, AssertionError) as error:
+        raise PositionError("stack", f"the pending steps cannot run on this position ({error})") from None
+    if state.phase != "over" and not state.legal_actions():
+        raise PositionError("stack", f"the pending decision {state.stack[-1][0]!r} has no legal option here")

@@ -217,6 +217,21 @@ class DreadnoughtState(SteppingState):
             groups.append(group)
         return groups
 
+    def forget_unseen(self, player: Player) -> None:
+        """R-D9: the opponent's unrevealed mulligan goes back to their hand; their hand is put in a
+        fixed order (known cards first) so that a world never depends on where hidden cards sat."""
+        them = 1 - player
+        if self.mull[them]:
+            self.hand[them].extend(self.mull[them])
+            self.mull[them].clear()
+        known = list(self.known_hand[them])
+        first = []
+        for inst in sorted(self.hand[them], key=lambda i: self.cards[i].id):
+            if inst in known:
+                known.remove(inst)
+                first.append(inst)
+        self.hand[them][:] = first + [inst for inst in self.hand[them] if inst not in first]
+
     def _resync(self) -> bool:
         if self.phase == "over":
             return True
@@ -234,6 +249,11 @@ class DreadnoughtState(SteppingState):
         return dump_observation(self, player)
 
     # -- reading the field ------------------------------------------------------------------
+
+    @property
+    def attacking(self) -> bool:
+        """An attack is in progress (declared, not yet resolved), even if its attackers have left."""
+        return self.attack_player != EMPTY
 
     def is_caster(self, obj: int) -> bool:
         return self.cards[obj].type == "caster"
@@ -536,6 +556,8 @@ class DreadnoughtState(SteppingState):
             self.units[player][area].remove(obj)
         self.area_of[obj] = EMPTY
         self._clear_object(obj)
+        if obj in self.attackers:  # an attacker that leaves deals no damage (D10.7)
+            self.attackers.remove(obj)
         if self.is_dummy(obj):
             slot = obj - self.n_cards - DUMMY_SLOTS * player
             real = self.dummy_cards[player][slot]
@@ -1092,7 +1114,7 @@ def _e_bp_mod(s: DreadnoughtState, play: Play, effect: Effect, obj: int) -> None
 
 
 def _e_attack_mod(s: DreadnoughtState, play: Play, effect: Effect, obj: int) -> None:
-    if s.attackers:
+    if s.attacking:
         s.attack_mod += effect.args["amount"]  # type: ignore[operator]
 
 
