@@ -531,8 +531,8 @@ class DreadnoughtState(SteppingState):
             self._log("hp_loss", player=player_name(player), caster=self.cards[caster].id, amount=lost, hp=len(stack))
         return lost
 
-    def _clear_object(self, obj: int) -> None:
-        """Enchants, arms and until-end-of-turn changes leave with the object (D14.4)."""
+    def _drop_enchants(self, obj: int) -> None:
+        """Boosts, weakens and attached codes go to their owners' discards (D14.4)."""
         self._statics = None
         for material in self.ench.pop(obj, ()):
             self._to_discard(material)
@@ -540,6 +540,10 @@ class DreadnoughtState(SteppingState):
             getattr(self, name).pop(obj, None)
         for code in self.attached.pop(obj, ()):
             self._to_discard(code)
+
+    def _clear_object(self, obj: int) -> None:
+        """Enchants and until-end-of-turn changes leave with the object."""
+        self._drop_enchants(obj)
         self.bp_mod.pop(obj, None)
         self.shield.pop(obj, None)
         self.checked[obj] = False
@@ -886,17 +890,12 @@ def _f_cleanup(s: DreadnoughtState) -> None:
         for unit in s.units_of(p):
             if s.is_dummy(unit):
                 s._to_discard(s._leave_field(unit))
-                continue
-            for material in s.ench.pop(unit, ()):
-                s._to_discard(material)
-            for name in ("ench_kind", "ench_owner", "ench_secret"):
-                getattr(s, name).pop(unit, None)
-            for code in s.attached.pop(unit, ()):
-                s._to_discard(code)
-        kept = [(card, False) for card, checked in zip(s.engraves[p], s.engrave_checked[p], strict=True) if not checked]
-        s.discard[p].extend(card for card, checked in zip(s.engraves[p], s.engrave_checked[p], strict=True) if checked)
-        s.engraves[p][:] = [card for card, _ in kept]
-        s.engrave_checked[p][:] = [False] * len(kept)
+            else:
+                s._drop_enchants(unit)
+        engraves = list(zip(s.engraves[p], s.engrave_checked[p], strict=True))
+        s.discard[p].extend(card for card, checked in engraves if checked)  # D16.4
+        s.engraves[p][:] = [card for card, checked in engraves if not checked]
+        s.engrave_checked[p][:] = [False] * len(s.engraves[p])
         s.burst_checked[p][:] = [False] * len(s.burst_checked[p])
         for obj in (*s.casters[p], *s.units_of(p)):
             s.checked[obj] = False
