@@ -17,6 +17,7 @@ Policy = Callable[[State, random.Random], Action]
 _HEURISTICS = {
     "edelweiss": "cardlab.games.edelweiss.heuristic:choose",
     "aterial": "cardlab.games.aterial.heuristic:choose",
+    "dreadnought": "cardlab.games.dreadnought.heuristic:choose",
 }
 
 

@@ -1,0 +1,962 @@
+"""A documented rule-of-thumb player for Dreadnought (see docs/agents.md).
+
+`choose(state, rng)` reads only what the player to move may know — the field (units, BP,
+shields, HP counts, checked/normal), open speed cards, its own hand and speed area, burst and
+engrave counts — so it is safe on a canonical or sampled world. It is deterministic (`rng` is
+unused) and searches nothing: every window is a few static estimates.
+
+Values are in "HP units": an HP card is worth `HP_VALUE`; a unit on the field `1 + BP/60`
+(a dummy 0.5); breaking the last unit in front of a caster with HP adds `EXPOSE`. A card
+played from hand costs `CARD_COST`, one log `LOG_COST`, an engrave `ENGRAVE_COST`.
+
+Combat is judged by the same small calculator everywhere. An attack of total damage D on a
+battle area is answered by the defender's cheapest block: a unit survives when D minus its
+shields is below its BP (nothing lost), else it breaks (and the caster loses an HP card when
+no unit is left there, D10.8); the caster loses floor(D / hp_value) HP cards (D10.7). A
+reaction or an `ACTION` item is valued by applying its effects to a `_Scenario` (BP and shield
+changes, objects gone, extra attack damage) and comparing what the pending attack or item
+then does; in the cast, fast and action windows it also counts the change in both players'
+best attack plans.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardlab.core.actions import IndexedAction
+from cardlab.games.dreadnought.actions import SLOTS
+from cardlab.games.dreadnought.cards import Ability, CardDef, Effect, Selector
+from cardlab.games.dreadnought.state import BA1, BA2, EMPTY, IDOL_AREA, DreadnoughtState, Play
+
+HP_VALUE = 4.0
+"""One HP card; both casters at 0 HP lose the game (D21.1)."""
+WIN_BONUS = 100.0
+"""Added when a loss would take the last HP card of both casters."""
+EXPOSE = 1.0
+"""Breaking (or removing) the last unit in front of a caster with HP opens it to attacks."""
+DUMMY_VALUE = 0.5
+"""A dummy on the field: a blocker for this turn only (D15.3)."""
+CARD_COST = 0.6
+"""A card spent from hand (played, discarded, cast as a dummy)."""
+SPEED_CARD_COST = 0.1
+"""A speed-area card is discarded in the end phase anyway (D11.3)."""
+LOG_COST = 0.25
+"""Log refreshes every end phase (D11.4), so spending it is cheap; it is still gone for this turn."""
+ENGRAVE_COST = 0.6
+"""A checked engrave is discarded (D11.3, D16.4)."""
+CHECK_COST = 0.3
+"""Checking an object for its ability (`check_self`): a caster or idol then pays no log this turn."""
+PLAN_WEIGHT = 0.5
+"""How much a change in the attack plans (own minus opponent's) counts outside combat."""
+GUARD_DISCOUNT = 0.6
+"""A spell's break counts this much less when a visible enemy shield ability could save the unit."""
+PLAY_THRESHOLD = 0.1
+"""An item is used when its estimated gain exceeds its price by more than this."""
+ATTACK_THRESHOLD = 0.3
+"""The least attack-plan score worth an attack."""
+PUMP_RISK = 40
+"""Damage an opponent may add or shield in reaction; blocks and attacks keep some margin for it."""
+BURST_KEEP = 4
+"""God draw (D17) only bursts beyond this many: bursts are the log income of every later turn."""
+HAND_CAP = 8
+"""God draw only while the hand holds fewer cards than this (the hand limit is 7 at the end phase, D11.2)."""
+MAX_MULLIGAN = 3
+"""Set aside at most this many cards in the mulligan (D4.6)."""
+WANT_FIRST = True
+"""Try to be the first player F (D6.5) with free means: a gear change, Overclock, a speed ability."""
+
+_BENEFICIAL = frozenset({"shield", "normalize", "attach", "hp_gain"})
+
+
+@dataclass
+class _Scenario:
+    """Hypothetical changes to the field, applied on top of the real state."""
+
+    bp: dict[int, int] = field(default_factory=dict)
+    shield: dict[int, int] = field(default_factory=dict)
+    gone: dict[int, str] = field(default_factory=dict)  # object -> "break" / "bounce" / "move"
+    atk: int = 0
+    misc: float = 0.0
+
+    def copy(self) -> _Scenario:
+        return _Scenario(dict(self.bp), dict(self.shield), dict(self.gone), self.atk, self.misc)
+
+
+@dataclass
+class _Item:
+    """A code, sub-effect, activated ability or arms the player could use now, and its price."""
+
+    effects: tuple[Effect, ...]
+    source: int
+    cost: float
+    card: CardDef | None = None
+    grants: tuple[Ability, ...] = ()
+
+
+class _View:
+    """One decision's read of the state, with BP and shields cached (statics are costly to sum)."""
+
+    def __init__(self, s: DreadnoughtState, me: int) -> None:
+        self.s = s
+        self.me = me
+        self.game = s.game
+        self._bp: dict[int, int] = {}
+        self._sh: dict[int, int] = {}
+        self._plans: dict[Any, float] = {}
+        self._guard: int | None = None
+
+    # -- reading --------------------------------------------------------------------------
+
+    def bp(self, obj: int, sc: _Scenario | None = None) -> int:
+        value = self._bp.get(obj)
+        if value is None:
+            value = self._bp[obj] = self.s.bp(obj)
+        return value + (sc.bp.get(obj, 0) if sc is not None else 0)
+
+    def shields(self, obj: int, sc: _Scenario | None = None) -> int:
+        value = self._sh.get(obj)
+        if value is None:
+            value = self._sh[obj] = self.s.shields(obj)
+        return value + (sc.shield.get(obj, 0) if sc is not None else 0)
+
+    def uval(self, obj: int) -> float:
+        """What a unit on the field is worth to its owner."""
+        s = self.s
+        if s.is_dummy(obj):
+            return DUMMY_VALUE
+        card = s.cards[obj]
+        return 1.0 + card.bp / 60 + (0.5 if s.area_of[obj] == IDOL_AREA else 0.0)
+
+    def hp(self, player: int, area: int) -> int:
+        return len(self.s.hp[player][area])
+
+    def total_hp(self, player: int) -> int:
+        return self.hp(player, BA1) + self.hp(player, BA2)
+
+    def sign(self, player: int) -> float:
+        return 1.0 if player == self.me else -1.0
+
+    def area_units(self, player: int, area: int, sc: _Scenario | None = None) -> list[int]:
+        units = self.s.units[player][area]
+        if sc is None or not sc.gone:
+            return list(units)
+        return [u for u in units if u not in sc.gone]
+
+    def log_sources(self, player: int) -> int:
+        return self.s.log_sources(player)
+
+    def normal_bursts(self, player: int) -> int:
+        return self.s.burst_checked[player].count(False)
+
+    def excess_bursts(self) -> int:
+        """Normal bursts beyond the income to keep (BURST_KEEP)."""
+        me = self.me
+        return min(self.normal_bursts(me), len(self.s.bursts[me]) - BURST_KEEP)
+
+    def usable(self, from_speed: bool) -> list[int]:
+        s = self.s
+        return s.speed[self.me] if from_speed else s.hand[self.me]
+
+    def find_card(self, card_id: str, from_speed: bool) -> int:
+        for inst in reversed(self.usable(from_speed)):
+            if self.s.cards[inst].id == card_id:
+                return inst
+        return EMPTY
+
+    def decode(self, action: IndexedAction) -> tuple[Any, ...]:
+        return self.game.decode[int(action)]
+
+    # -- combat -----------------------------------------------------------------------------
+
+    def block_loss(self, blocker: int, damage: int, sc: _Scenario) -> float:
+        """The defender's loss when `blocker` takes `damage` (D10.7, D10.8)."""
+        s = self.s
+        owner = s.owner[blocker]
+        dealt = max(0, damage - self.shields(blocker, sc))
+        if s.is_caster(blocker):
+            hp = self.hp(owner, s.area_of[blocker])
+            lost = min(dealt // s.cards[blocker].hp_value, hp)
+            loss = HP_VALUE * lost
+            if lost and lost >= self.total_hp(owner):
+                loss += WIN_BONUS
+            return loss
+        if dealt < self.bp(blocker, sc):
+            return 0.0
+        area = s.area_of[blocker]
+        loss = self.uval(blocker)
+        others = [u for u in self.area_units(owner, area, sc) if u != blocker]
+        if not others and self.hp(owner, area):
+            loss += HP_VALUE
+            if self.total_hp(owner) == 1:
+                loss += WIN_BONUS
+        return loss
+
+    def defence_table(self, defender: int, area: int, sc: _Scenario) -> list[tuple[int, int, int, float]]:
+        """Per blocker, (kind, a, b, loss) for a fast `block_loss`: a unit (kind 0) is lost with
+        `loss` when the damage reaches a = BP + shields; a caster (kind 1) loses damage - a over
+        b = hp_value HP cards, at most its HP (in `loss`), all of them ending the game."""
+        s = self.s
+        table = []
+        units = self.area_units(defender, area, sc)
+        hp = self.hp(defender, area)
+        for unit in units:
+            loss = self.uval(unit)
+            if len(units) == 1 and hp:
+                loss += HP_VALUE + (WIN_BONUS if self.total_hp(defender) == 1 else 0.0)
+            table.append((0, self.bp(unit, sc) + self.shields(unit, sc), 0, loss))
+        if hp:
+            caster = s.casters[defender][area]
+            table.append((1, self.shields(caster, sc), s.cards[caster].hp_value, float(hp)))
+        return table
+
+    def table_loss(self, table: list[tuple[int, int, int, float]], damage: int, total_hp: int) -> float:
+        """The loss of the defender's cheapest block (D10.6) from a `defence_table`, given its total HP."""
+        best = -1.0
+        for kind, a, b, loss in table:
+            if kind == 0:
+                value = loss if damage >= a else 0.0
+            else:
+                lost = min(max(0, damage - a) // b, int(loss))
+                value = HP_VALUE * lost + (WIN_BONUS if lost and lost >= total_hp else 0.0)
+            if best < 0 or value < best:
+                best = value
+                if value == 0:
+                    break
+        return max(best, 0.0)
+
+    def _plan_inputs(
+        self, player: int, sc: _Scenario
+    ) -> tuple[list[int], list[int], list[tuple[int, list[tuple[int, int, int, float]]]], int]:
+        s = self.s
+        enemy = 1 - player
+        units = [u for area in (BA1, BA2) for u in s.units[player][area] if not s.checked[u] and u not in sc.gone]
+        areas = [a for a in (BA1, BA2) if self.area_units(enemy, a, sc) or self.hp(enemy, a)]
+        if not units or not areas:
+            return [], [], [], 0
+        tables = [(area, self.defence_table(enemy, area, sc)) for area in areas]
+        return units, [self.bp(u, sc) for u in units], tables, self.total_hp(enemy)
+
+    def _plan_score(self, table: list[tuple[int, int, int, float]], damage: int, total_hp: int, count: int) -> float:
+        loss = self.table_loss(table, damage, total_hp)
+        if loss <= 0:
+            return 0.0
+        risky = self.table_loss(table, damage - PUMP_RISK, total_hp)  # keep a margin against a shield or pump
+        return 0.7 * loss + 0.3 * risky - 0.05 * count  # and use as few units as will do
+
+    def attack_plans(
+        self, player: int, sc: _Scenario, required: Sequence[int] = ()
+    ) -> list[tuple[float, tuple[int, ...], int]]:
+        """(score, attackers, area) of every attack `player` could declare now (D10.5)."""
+        units, bps, tables, total_hp = self._plan_inputs(player, sc)
+        need = 0
+        for u in required:
+            if u in units:
+                need |= 1 << units.index(u)
+        plans = []
+        for mask in range(1, 1 << len(units)):
+            if mask & need != need:
+                continue
+            chosen = tuple(u for i, u in enumerate(units) if mask >> i & 1)
+            damage = max(0, sum(b for i, b in enumerate(bps) if mask >> i & 1))
+            for area, table in tables:
+                plans.append((self._plan_score(table, damage, total_hp, len(chosen)), chosen, area))
+        return plans
+
+    def best_plan(self, player: int, sc: _Scenario) -> float:
+        """The score of `player`'s best attack now (0 when none is worth anything)."""
+        units, bps, tables, total_hp = self._plan_inputs(player, sc)
+        best = 0.0
+        sums = [0] * (1 << len(units))
+        counts = [0] * (1 << len(units))
+        for mask in range(1, 1 << len(units)):
+            low = mask & -mask
+            sums[mask] = sums[mask ^ low] + bps[low.bit_length() - 1]
+            counts[mask] = counts[mask ^ low] + 1
+            for _, table in tables:
+                score = self._plan_score(table, sums[mask], total_hp, counts[mask])
+                if score > best:
+                    best = score
+        return best
+
+    # -- scenario values ------------------------------------------------------------------------
+
+    def loss_value(self, obj: int, reason: str, sc: _Scenario) -> float:
+        """The owner's loss when `obj` leaves (or, for "move", leaves its area)."""
+        s = self.s
+        owner = s.owner[obj]
+        if reason == "break":
+            value = self.uval(obj)
+        elif reason == "bounce":
+            value = 0.0 if s.is_dummy(obj) else self.uval(obj) - CARD_COST - 0.2
+        else:
+            value = 0.0
+        area = s.area_of[obj]
+        if area in (BA1, BA2) and self.hp(owner, area) and not self.area_units(owner, area, sc):
+            value += EXPOSE
+        return value
+
+    def attack_term(self, sc: _Scenario) -> float:
+        """The pending attack's result for me (D10.7): plus when I attack, minus when I defend."""
+        s = self.s
+        if not s.attacking or s.blocker == EMPTY:
+            return 0.0
+        if s.blocker in sc.gone or not s.on_field(s.blocker):
+            return 0.0
+        alive = [a for a in s.attackers if s.on_field(a) and a not in sc.gone]
+        if not alive:
+            return 0.0
+        damage = max(0, sum(self.bp(a, sc) for a in alive) + s.attack_mod + sc.atk)
+        loss = self.block_loss(s.blocker, damage, sc)
+        return loss if s.attack_player == self.me else -loss
+
+    def pending(self) -> Play | None:
+        """An `ACTION` item waiting for its reaction window to close (D10.4)."""
+        for frame in reversed(self.s.stack):
+            if frame[0] == "resolve" and frame[1].action:
+                play: Play = frame[1]
+                return play
+        return None
+
+    def value(self, sc: _Scenario, plans: bool) -> float:
+        """My value of the scenario once the pending item (if any) resolves."""
+        play = self.pending()
+        if play is not None:
+            sc = self.apply_play(sc, play)
+        v = sc.misc + self.attack_term(sc)
+        s = self.s
+        for obj, reason in sc.gone.items():
+            v -= self.sign(s.owner[obj]) * self.loss_value(obj, reason, sc)
+        if plans:
+            key = (tuple(sorted(sc.bp.items())), tuple(sorted(sc.gone)))
+            delta = self._plans.get(key)
+            if delta is None:
+                delta = self._plans[key] = self.best_plan(self.me, sc) - self.best_plan(1 - self.me, sc)
+            v += PLAN_WEIGHT * delta
+        return v
+
+    def apply_play(self, sc: _Scenario, play: Play) -> _Scenario:
+        """A pending play's effects on its chosen targets."""
+        sc = sc.copy()
+        j = 0
+        for effect in self.game.effects.get(play.ref, ()):
+            target = effect.args.get("target")
+            if isinstance(target, Selector) and not target.is_group:
+                obj = play.targets[j] if j < len(play.targets) else EMPTY
+                j += 1
+                if obj != EMPTY and obj not in sc.gone and (self.s.on_field(obj) or self.s.is_caster(obj)):
+                    self.apply(sc, effect, obj, play.player)
+            elif isinstance(target, Selector):
+                for obj in self.s.candidates(target, play.player, play.source):
+                    if obj not in sc.gone:
+                        self.apply(sc, effect, obj, play.player)
+            else:
+                self.apply(sc, effect, EMPTY, play.player)
+        return sc
+
+    def apply(self, sc: _Scenario, effect: Effect, obj: int, controller: int) -> None:
+        """One effect (D22.2) on the scenario, in place."""
+        s = self.s
+        args = effect.args
+        name = effect.name
+        sign = self.sign(controller)
+        if name == "damage":
+            dealt = args["amount"] - self.shields(obj, sc)  # type: ignore[operator]
+            if dealt >= self.bp(obj, sc):
+                sc.gone[obj] = "break"
+                if controller == self.me and s.owner[obj] != self.me and dealt - self.guard() < self.bp(obj, sc):
+                    sc.misc -= GUARD_DISCOUNT * self.loss_value(obj, "break", sc)  # a visible shield may save it
+        elif name == "break":
+            sc.gone[obj] = "break"
+        elif name in ("enchant", "bp_mod"):
+            enchant = 20 * args.get("count", 0) * (1 if args.get("kind") == "boost" else -1)  # type: ignore[operator]
+            delta: int = enchant if name == "enchant" else args["amount"]  # type: ignore[assignment]
+            sc.bp[obj] = sc.bp.get(obj, 0) + delta
+            if self.bp(obj, sc) <= 0:
+                sc.gone[obj] = "break"
+        elif name == "shield":
+            sc.shield[obj] = sc.shield.get(obj, 0) + args["amount"]  # type: ignore[operator]
+        elif name == "attach":
+            for static in args["statics"]:  # type: ignore[union-attr]
+                if static.name == "static_shield":
+                    sc.shield[obj] = sc.shield.get(obj, 0) + static.args["amount"]
+                else:
+                    sc.bp[obj] = sc.bp.get(obj, 0) + static.args["amount"]
+        elif name == "attack_mod":
+            if s.attacking:
+                sc.atk += args["amount"]  # type: ignore[operator]
+        elif name == "draw":
+            sc.misc += sign * 0.9 * args["n"]  # type: ignore[operator]
+        elif name == "burst":
+            sc.misc += sign * 0.4 * min(args["n"], len(s.deck[controller]))  # type: ignore[call-overload]
+        elif name == "engrave":
+            room = max(0, 3 - len(s.engraves[controller]))
+            sc.misc += sign * 0.5 * min(args["n"], room + 1)  # type: ignore[call-overload]
+        elif name == "normalize":
+            if s.checked[obj] and not s.is_dummy(obj) and obj not in sc.gone:
+                sc.misc += self.sign(s.owner[obj]) * 0.8
+        elif name == "check":
+            if not s.checked[obj] and obj not in sc.gone and not s.is_caster(obj):
+                sc.misc -= self.sign(s.owner[obj]) * 0.4
+        elif name == "bounce":
+            sc.gone[obj] = "bounce"
+        elif name == "move":
+            area = s.area_of[obj]
+            if area in (BA1, BA2) and s.fits(s.owner[obj], 1 - area, s.weight(obj)):
+                sc.gone[obj] = "move"
+        elif name == "hp_break":
+            lost = min(args["n"], self.hp(s.owner[obj], s.area_of[obj]))  # type: ignore[call-overload]
+            sc.misc -= self.sign(s.owner[obj]) * HP_VALUE * lost
+            if lost and lost >= self.total_hp(s.owner[obj]):
+                sc.misc -= self.sign(s.owner[obj]) * WIN_BONUS
+        elif name == "hp_gain":
+            gained = min(args["n"], len(s.deck[s.owner[obj]]))  # type: ignore[call-overload]
+            sc.misc += self.sign(s.owner[obj]) * HP_VALUE * gained
+
+    def guard(self) -> int:
+        """The biggest shield the opponent can still add by a visible REACTION ability (a normal caster,
+        idol or unit whose cost is payable); cards in hand are unknown and not counted."""
+        if self._guard is None:
+            s, enemy = self.s, 1 - self.me
+            best = 0
+            objects = [*s.casters[enemy], *s.units_of(enemy)]
+            for obj in objects:
+                if obj == EMPTY or s.is_dummy(obj) or s.checked[obj]:
+                    continue
+                for _, ability in self.activated(obj):
+                    cost = ability.cost
+                    if "REACTION" not in ability.timing or ability.require:
+                        continue
+                    amount = sum(e.args["amount"] for e in ability.effects if e.name == "shield")  # type: ignore[misc]
+                    if amount > best and s.payable(enemy, cost.log, cost.discard, exclude=obj, engrave=cost.engrave):
+                        best = amount
+            self._guard = best
+        return self._guard
+
+    def best_target(self, sc: _Scenario, effect: Effect, candidates: Sequence[int], plans: bool) -> tuple[float, int]:
+        """The candidate whose effect leaves me best off (ties: my biggest friend, their biggest foe)."""
+        s = self.s
+        best: tuple[float, int] | None = None
+        for obj in candidates:
+            trial = sc.copy()
+            if obj != EMPTY:
+                self.apply(trial, effect, obj, self.me)
+            score = self.value(trial, plans)
+            if obj != EMPTY and not s.is_caster(obj):
+                score += 0.0001 * self.bp(obj) * (1 if _helps(effect) == (s.owner[obj] == self.me) else -1)
+            if obj != EMPTY and s.is_caster(obj):
+                score -= 0.0001 * self.hp(s.owner[obj], s.area_of[obj])
+            if best is None or score > best[0]:
+                best = (score, obj)
+        assert best is not None
+        return best
+
+    def item_gain(self, item: _Item, plans: bool) -> float:
+        """My gain from using the item now, each target chosen greedily, less its price."""
+        base = _Scenario()
+        before = self.value(base, plans)
+        if item.grants:  # arms (D2.8): this turn only
+            gain = 0.0
+            for ability in item.grants:
+                if "REACTION" in ability.timing:
+                    gain = max(gain, 0.8)
+                elif "ACTION" in ability.timing:
+                    trial = self._effects_value(base.copy(), ability.effects, EMPTY, plans) - before
+                    gain = max(gain, 0.5 + max(0.0, trial))
+            return gain - item.cost
+        return self._effects_value(base, item.effects, item.source, plans) - before - item.cost
+
+    def _effects_value(self, sc: _Scenario, effects: Sequence[Effect], source: int, plans: bool) -> float:
+        """The value after the effects, in order: groups hit every match, single targets the best one."""
+        for effect in effects:
+            target = effect.args.get("target")
+            if not isinstance(target, Selector):
+                self.apply(sc, effect, EMPTY, self.me)
+                continue
+            candidates = self.s.candidates(target, self.me, source)
+            if target.is_group:
+                for obj in candidates:
+                    self.apply(sc, effect, obj, self.me)
+            elif candidates:
+                _, obj = self.best_target(sc, effect, candidates, plans)
+                self.apply(sc, effect, obj, self.me)
+        return self.value(sc, plans)
+
+    # -- items ------------------------------------------------------------------------------
+
+    def activated(self, obj: int) -> list[tuple[str, Ability]]:
+        """An object's activated abilities in USE order: its own, then its arms' grants (D2.9)."""
+        s = self.s
+        found = list(self.game.activated.get(s.cards[obj].id, ()))
+        arms = s.arms.get(obj, EMPTY)
+        if arms != EMPTY:
+            found += self.game.activated.get(s.cards[arms].id, ())
+        return found
+
+    def item(self, action: IndexedAction) -> _Item | None:
+        """What a PLAY, SUB or USE action would do and cost (None for other actions)."""
+        decoded = self.decode(action)
+        verb = decoded[0]
+        s = self.s
+        if verb in ("PLAY", "SUB"):
+            inst = self.find_card(decoded[1], decoded[2])
+            if inst == EMPTY:
+                return None
+            card = s.cards[inst]
+            price = SPEED_CARD_COST if decoded[2] else CARD_COST
+            if verb == "SUB":
+                assert card.sub is not None
+                cost = card.sub.cost
+                return _Item(card.sub.effects, EMPTY, price + _price(cost.log, cost.engrave, cost.discard), card)
+            extra = card.extra
+            price += _price(card.cost, extra.engrave, extra.discard)
+            if card.type == "arms":
+                return _Item((), EMPTY, price, card, card.grants)
+            return _Item(card.effects, EMPTY, price, card)
+        if verb == "USE":
+            obj = s.object_at(self.me, SLOTS.index(decoded[1]))
+            ability = self.activated(obj)[decoded[2]][1]
+        elif verb == "USE@S":
+            obj = self.find_card(decoded[1], True)
+            ability = self.game.activated[decoded[1]][decoded[2]][1]
+        else:
+            return None
+        cost = ability.cost
+        price = _price(cost.log, cost.engrave, cost.discard) + (CHECK_COST if cost.check_self else 0.0)
+        return _Item(ability.effects, obj, price)
+
+    def card_value(self, inst: int) -> float:
+        """How much a card in hand is worth keeping (for discards, dummies and the mulligan)."""
+        card = self.s.cards[inst]
+        if card.type in ("unit", "idol"):
+            return 1.0 + card.bp / 100 - 0.1 * max(0, card.cost - 2)
+        if card.type == "arms":
+            return 0.7
+        value = 1.0
+        if "REACTION" in card.timing:
+            value += 0.2
+        if any(e.name in ("hp_gain", "hp_break") for e in card.effects):
+            value += 0.5
+        return value
+
+
+def _price(log: int, engrave: int, discard: int) -> float:
+    return LOG_COST * log + ENGRAVE_COST * engrave + CARD_COST * discard
+
+
+def _helps(effect: Effect) -> bool:
+    """Whether an effect is good for the object it hits (tie-breaks between equal targets)."""
+    name = effect.name
+    if name == "enchant":
+        return effect.args["kind"] == "boost"
+    if name == "bp_mod":
+        return effect.args["amount"] > 0  # type: ignore[operator]
+    return name in _BENEFICIAL
+
+
+# ---- windows ----------------------------------------------------------------------------
+
+
+def _named(v: _View, legal: tuple[IndexedAction, ...], text: str) -> IndexedAction:
+    """The fixed action `text` (DONE, PASS, KEEP, ...), which the engine lists last."""
+    for action in reversed(legal):
+        if v.decode(action)[0] == text:
+            return action
+    return legal[-1]
+
+
+def _place(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+    """D4.1: the placement does not matter to this player; the first caster goes to BA1."""
+    return legal[0]
+
+
+def _mulligan(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+    """D4.6: set aside expensive cards (cost >= 3, or a non-unit of cost >= 2, or arms), at most three,
+    and only while the hand holds fewer than four units."""
+    s, me = v.s, v.me
+    if len(s.mull[me]) >= MAX_MULLIGAN:
+        return _named(v, legal, "KEEP")
+    units = sum(1 for inst in s.hand[me] if s.cards[inst].type in ("unit", "idol"))
+    if units >= 4:
+        return _named(v, legal, "KEEP")
+    worst: tuple[float, IndexedAction] | None = None
+    for action in legal:
+        decoded = v.decode(action)
+        if decoded[0] != "MULL":
+            continue
+        card = v.game.card_set[decoded[1]]
+        expensive = card.cost >= 3 or (card.type not in ("unit", "idol") and card.cost >= 2) or card.type == "arms"
+        if expensive:
+            score = v.card_value(v.find_card(decoded[1], False))
+            if worst is None or score < worst[0]:
+                worst = (score, action)
+    return worst[1] if worst is not None else _named(v, legal, "KEEP")
+
+
+def _ahead(s: DreadnoughtState, me: int, mine: int, theirs: int) -> bool:
+    return mine > theirs or (mine == theirs and s.token == me)
+
+
+def _speed(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
+    """D6.3-D6.4: become F by the cheapest means when behind: a gear change (the card stays usable
+    this turn, D5.7), else Overclock-like `speed_shift` items that are enough to overtake."""
+    s, me = v.s, v.me
+    done = _named(v, legal, "DONE")
+    mine, theirs = s.current_speed(me), s.current_speed(1 - me)
+    if s.gear[me]:  # my own closed gear card sets my speed when it opens (D6.5)
+        mine = min(5, s.cards[s.gear[me][-1]].speed_index + s.speed_shift[me])
+    if not WANT_FIRST or _ahead(s, me, mine, theirs):
+        return done
+    shift = s.speed_shift[me]
+    gears = []
+    for action in legal:
+        decoded = v.decode(action)
+        if decoded[0] != "GEAR":
+            continue
+        card = v.game.card_set[decoded[1]]
+        if _ahead(s, me, min(5, card.speed_index + shift), theirs):
+            castable = card.type == "unit" and card.cost == 0
+            gears.append((not castable, v.card_value(v.find_card(decoded[1], False)), action))
+    if gears:
+        return min(gears, key=lambda g: (g[0], g[1]))[2]
+    for action in legal:
+        item = v.item(action)
+        if item is None:
+            continue
+        steps = sum(e.args["steps"] for e in item.effects if e.name == "speed_shift")  # type: ignore[misc]
+        if steps and _ahead(s, me, min(5, mine + steps), theirs) and item.cost <= CARD_COST + 0.01:
+            return action
+    return done
+
+
+def _defence_needed(v: _View) -> bool:
+    """Whether the opponent has, or may still cast (it casts after me), units to attack with."""
+    s, enemy = v.s, 1 - v.me
+    if any(s.units[enemy][a] for a in (BA1, BA2)):
+        return True
+    return s.first == v.me and bool(s.hand[enemy] or s.speed[enemy])
+
+
+def _cast(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
+    """D8.2, in order: god draw surplus bursts; cast units and idols, biggest BP first; useful CAST
+    items; move a unit in front of an unguarded caster; dummies (free speed-area cards first) in front
+    of every caster with HP that has no unit, and as a second blocker from speed-area cards; done."""
+    s, me = v.s, v.me
+    by_verb: dict[str, list[tuple[IndexedAction, tuple[Any, ...]]]] = {}
+    for action in legal:
+        decoded = v.decode(action)
+        by_verb.setdefault(decoded[0], []).append((action, decoded))
+    goddraw = by_verb.get("GODDRAW")
+    if goddraw and v.excess_bursts() > 0 and len(s.hand[me]) < HAND_CAP:
+        return goddraw[0][0]
+    casts = []
+    for action, decoded in by_verb.get("CAST", ()):
+        card = v.game.card_set[decoded[1]]
+        idol_first = card.type == "idol" and s.idol[me] == EMPTY
+        casts.append((not idol_first, -card.bp, not decoded[2], action))
+    if casts:
+        return min(casts)[3]
+    best: tuple[float, IndexedAction] | None = None
+    for action in legal:
+        item = v.item(action)
+        if item is None:
+            continue
+        if item.card is not None and "FAST" in item.card.timing and item.card.type == "code":
+            continue  # boosts and the like wait for the fast phase, when both fields are known
+        gain = v.item_gain(item, plans=True)
+        if gain > PLAY_THRESHOLD and (best is None or gain > best[0]):
+            best = (gain, action)
+    if best is not None:
+        return best[1]
+    guard = _defence_needed(v)
+    open_areas = [a for a in (BA1, BA2) if v.hp(me, a) and not s.units[me][a]]
+    if guard and open_areas:
+        for action, decoded in by_verb.get("MOVE", ()):
+            obj = s.object_at(me, SLOTS.index(decoded[1]))
+            area = s.area_of[obj]
+            if area == IDOL_AREA or not s.units[me][area]:
+                continue
+            spare = len(s.units[me][area]) > 1 or not v.hp(me, area)
+            if spare and any(s.fits(me, a, s.weight(obj)) for a in open_areas):
+                return action
+    dummies = by_verb.get("DUMMY", [])
+    if guard and dummies:
+        single = [a for a in (BA1, BA2) if v.hp(me, a) and len(s.units[me][a]) == 1]
+        choices = []
+        for action, decoded in dummies:  # ("DUMMY", card id, from the speed area, area)
+            from_speed = decoded[2]
+            area = decoded[3] if len(decoded) > 3 else (open_areas or single or [BA1])[0]
+            if area in open_areas or (area in single and from_speed):
+                value = v.card_value(v.find_card(decoded[1], from_speed))
+                choices.append((area not in open_areas, not from_speed, value, -v.hp(me, area), action))
+        if choices:
+            return min(choices, key=lambda c: c[:4])[4]
+        if open_areas and goddraw and not s.hand[me]:
+            return goddraw[0][0]
+    return _named(v, legal, "DONE")
+
+
+def _fast(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
+    """D9: arms and FAST items whose estimated gain (combat plans included) beats their price."""
+    best: tuple[float, IndexedAction] | None = None
+    for action in legal:
+        item = v.item(action)
+        if item is None:
+            continue
+        gain = v.item_gain(item, plans=True)
+        if gain > PLAY_THRESHOLD and (best is None or gain > best[0]):
+            best = (gain, action)
+    return best[1] if best is not None else _named(v, legal, "DONE")
+
+
+def _window(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+    phase = frame[2]
+    if phase == "speed":
+        return _speed(v, legal)
+    if phase == "cast":
+        return _cast(v, legal)
+    return _fast(v, legal)
+
+
+def _area_score(v: _View, area: int, weight: int) -> tuple[int, int, int]:
+    """Where a unit or dummy helps most: in front of a caster with HP and few units."""
+    s, me = v.s, v.me
+    units = s.units[me][area]
+    return (1 if v.hp(me, area) else 0, -len(units), -sum(s.weight(u) for u in units) - weight)
+
+
+def _destination(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+    """Idols to the idol area (no upkeep, D19.4, and a log source); units in front of the caster
+    with HP that has the fewest units."""
+    play: Play = frame[2]
+    s = v.s
+    options = [(action, v.decode(action)[1]) for action in legal]
+    if play.kind == "idol":
+        for action, dest in options:
+            if dest == "IDOL":
+                return action
+    weight = s.cards[play.card].weight
+    areas = [(("BA1", "BA2").index(dest), action) for action, dest in options if dest != "IDOL"]
+    scored = [(_area_score(v, area, weight), action) for area, action in areas]
+    if not scored:
+        return legal[0]
+    return max(scored, key=lambda item: item[0])[1]
+
+
+def _move_to(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+    obj = frame[2]
+    weight = v.s.weight(obj)
+    scored = [(_area_score(v, ("BA1", "BA2").index(d), weight), a) for a in legal if (d := v.decode(a)[1]) != "IDOL"]
+    if not scored:
+        return legal[0]
+    return max(scored, key=lambda item: item[0])[1]
+
+
+def _upkeep(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+    """D19.4: pay while at least one log is left over afterwards; else the idol is checked."""
+    idol = frame[2]
+    for action in legal:
+        if v.decode(action)[0] == "UPKEEP PAY" and v.log_sources(v.me) - v.s.cards[idol].upkeep >= 1:
+            return action
+    return _named(v, legal, "UPKEEP CHECK")
+
+
+def _target(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+    """The target that leaves me best off by the scenario calculator (arms: a caster without its
+    own activated abilities, so that the grant's check_self does not compete with them)."""
+    s = v.s
+    play: Play = frame[2]
+    objects = []
+    for action in legal:
+        _, seat, slot = v.decode(action)
+        objects.append((s.object_at(seat, SLOTS.index(slot)), action))
+    if play.kind == "arms":
+        return min(objects, key=lambda o: (len(v.activated(o[0])), -v.hp(v.me, s.area_of[o[0]])))[1]
+    effects = v.game.effects.get(play.ref, ())
+    singles = [e for e in effects if isinstance(e.args.get("target"), Selector) and not e.args["target"].is_group]
+    index = len(play.targets)
+    if index >= len(singles):
+        return legal[0]
+    effect = singles[index]
+    in_combat = s.attacking or v.pending() is not None
+    _, obj = v.best_target(_Scenario(), effect, [o for o, _ in objects], plans=not in_combat)
+    return next(action for o, action in objects if o == obj)
+
+
+def _pay_discard(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+    """D12.3: speed-area cards first (they go at the end phase anyway), then the least valuable card."""
+    choices = []
+    for action in legal:
+        _, card_id, from_speed = v.decode(action)
+        choices.append((not from_speed, v.card_value(v.find_card(card_id, from_speed)), action))
+    return min(choices, key=lambda c: (c[0], c[1]))[2]
+
+
+def _ability_still_useful(v: _View, caster: int) -> bool:
+    """Whether a caster has an activated ability usable later this turn (then it should stay normal)."""
+    phase = v.s.phase
+    later = {"speed": ("SPEED", "CAST", "FAST", "ACTION", "REACTION"), "cast": ("CAST", "FAST", "ACTION", "REACTION"),
+             "fast": ("FAST", "ACTION", "REACTION")}.get(phase, ("ACTION", "REACTION"))  # fmt: skip
+    return any(set(ability.timing) & set(later) for _, ability in v.activated(caster))
+
+
+def _pay_source(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+    """D12.1: bursts (refreshed every end phase), the idol, casters whose abilities are no longer
+    needed this turn, engraves when the slots are full, casters with abilities, other engraves; a
+    PAYMENT sub-effect (a card) last."""
+    s, me = v.s, v.me
+    ranked = []
+    for action in legal:
+        text = v.decode(action)[0]
+        if text == "PAY BURST":
+            rank = 0
+        elif text == "PAY IDOL":
+            rank = 1
+        elif text in ("PAY BA1", "PAY BA2"):
+            caster = s.casters[me][("PAY BA1", "PAY BA2").index(text)]
+            rank = 4 if _ability_still_useful(v, caster) else 2
+        elif text == "PAY ENGRAVE":
+            rank = 3 if len(s.engraves[me]) >= 3 else 5
+        else:
+            rank = 6
+        ranked.append((rank, action))
+    return min(ranked, key=lambda r: r[0])[1]
+
+
+def _action_turn(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+    """D10.2: the best of the best attack plan and the best ACTION item, if worth it; else god draw
+    surplus bursts; else pass."""
+    s, me = v.s, v.me
+    plans = v.attack_plans(me, _Scenario())
+    attack = max(plans, key=lambda p: p[0], default=None)
+    best_item: tuple[float, IndexedAction] | None = None
+    for action in legal:
+        item = v.item(action)
+        if item is None:
+            continue
+        gain = v.item_gain(item, plans=True)
+        if best_item is None or gain > best_item[0]:
+            best_item = (gain, action)
+    attack_score = attack[0] if attack is not None else 0.0
+    item_score = best_item[0] if best_item is not None else 0.0
+    if attack is not None and attack_score >= ATTACK_THRESHOLD and attack_score >= item_score:
+        slots = {s.object_at(me, SLOTS.index(v.decode(a)[1])): a for a in legal if v.decode(a)[0] == "ATTACKER"}
+        for unit in attack[1]:
+            if unit in slots:
+                return slots[unit]
+    if best_item is not None and item_score > PLAY_THRESHOLD:
+        return best_item[1]
+    for action in legal:
+        if v.decode(action)[0] == "GODDRAW" and v.excess_bursts() > 0 and len(s.hand[me]) < HAND_CAP:
+            return action
+    return _named(v, legal, "PASS")
+
+
+def _attack_build(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+    """D10.5: complete the best plan that contains the units already chosen."""
+    s, me = v.s, v.me
+    chosen: tuple[int, ...] = frame[2]
+    plans = v.attack_plans(me, _Scenario(), chosen)
+    areas = {("BA1", "BA2").index(v.decode(a)[1]): a for a in legal if v.decode(a)[0] == "ATTACK"}
+    plans = [p for p in plans if p[2] in areas]
+    if not plans:
+        return next(iter(areas.values()), legal[-1])
+    _, units, area = max(plans, key=lambda p: p[0])
+    slots = {s.object_at(me, SLOTS.index(v.decode(a)[1])): a for a in legal if v.decode(a)[0] == "ATTACKER"}
+    for unit in units:
+        if unit not in chosen and unit in slots:
+            return slots[unit]
+    return areas[area]
+
+
+def _block(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+    """D10.6: the blocker that loses least, counting a possible pump by the attacker; among equal
+    ones the less valuable unit."""
+    s, me = v.s, v.me
+    sc = _Scenario()
+    damage = max(0, sum(v.bp(a) for a in s.attackers if s.on_field(a)) + s.attack_mod)
+    scored = []
+    for action in legal:
+        decoded = v.decode(action)
+        if decoded[0] != "BLOCK":
+            continue
+        obj = s.object_at(me, SLOTS.index(decoded[1]))
+        score = v.block_loss(obj, damage, sc) + 0.3 * v.block_loss(obj, damage + PUMP_RISK, sc)
+        score += 0.01 * (v.uval(obj) if not s.is_caster(obj) else 0.5)
+        scored.append((score, action))
+    if not scored:
+        return legal[-1]
+    return min(scored, key=lambda item: item[0])[1]
+
+
+def _react(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+    """D10.4: the reaction with the best gain over its price (a pump that crosses a break or HP
+    threshold, a shield or boost that saves the blocker or the target, a damage that breaks an
+    attacker or blocker); pass when nothing is worth it."""
+    best: tuple[float, IndexedAction] | None = None
+    for action in legal:
+        item = v.item(action)
+        if item is None:
+            continue
+        gain = v.item_gain(item, plans=False)
+        if gain > PLAY_THRESHOLD and (best is None or gain > best[0]):
+            best = (gain, action)
+    return best[1] if best is not None else _named(v, legal, "PASS")
+
+
+def _first(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+    return legal[0]
+
+
+def _scrap(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+    """D16.3: drop a checked engrave (it goes at the end phase anyway) before a normal one."""
+    flags = v.s.engrave_checked[v.me]
+    for action in legal:
+        index = v.decode(action)[1]
+        if index < len(flags) and flags[index]:
+            return action
+    return legal[0]
+
+
+def _hp_draw(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+    """D20.1: take the HP card from the caster with more HP."""
+    return max(legal, key=lambda a: v.hp(v.me, ("BA1", "BA2").index(v.decode(a)[1])))
+
+
+def _limit(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+    """D11.2: discard the least valuable card."""
+    return min(legal, key=lambda a: v.card_value(v.find_card(v.decode(a)[1], False)))
+
+
+_WINDOWS: dict[str, Callable[[_View, tuple[Any, ...], tuple[IndexedAction, ...]], IndexedAction]] = {
+    "place": _place,
+    "mull": _mulligan,
+    "win": _window,
+    "dest": _destination,
+    "move_to": _move_to,
+    "upkeep_idol": _upkeep,
+    "target": _target,
+    "pay_discard": _pay_discard,
+    "pay_src": _pay_source,
+    "aturn": _action_turn,
+    "abuild": _attack_build,
+    "block": _block,
+    "react": _react,
+    "pick": _first,
+    "scrap": _scrap,
+    "order": _first,
+    "hpdraw": _hp_draw,
+    "limit": _limit,
+}
+
+
+def choose(state: DreadnoughtState, rng: random.Random) -> IndexedAction:
+    """The heuristic's action at the current decision (deterministic; `rng` is unused)."""
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    frame = state.stack[-1]
+    view = _View(state, int(frame[1]))
+    return _WINDOWS[frame[0]](view, frame, legal)
