@@ -355,87 +355,88 @@ def _do(row: np.ndarray, action: int) -> None:
 
 
 @njit(cache=True)
-def _legal_into(row: np.ndarray, mask: np.ndarray) -> int:
-    """Fill `mask` with the legal actions at a resting window and return how many (E10, E14.1).
+def _legal_bits(row: np.ndarray) -> int:
+    """The legal actions at a resting window as a bit set (bit a = action a), E10, E14.1.
 
     Pure: the automatic steps (draw, Diamond Dust) are `advance`'s job, so at "draw", or at "main"
-    with no non-diamond in hand, this reports no action.
+    with no non-diamond in hand, this reports no action. A bit set keeps the hot loop free of
+    array writes and scans.
     """
-    mask[:] = False
     window = row[WINDOW]
     tp = row[TURN_PLAYER]
     defender = 1 - tp
     if window == W_MAIN:  # E4.1
-        count = 0
+        bits = 0
         for suit in range(3):
             if row[HAND + 4 * tp + suit] != 0:
-                mask[suit] = True
-                count += 1
-        return count
+                bits |= 1 << suit
+        return bits
     if window == W_ATTACK:  # E5.1: END_TURN is always legal
-        mask[A_END_TURN] = True
         if _find(row, tp, UPRIGHT_SPADE) >= 0:
-            mask[A_ATTACK] = True
-            return 2
-        return 1
+            return (1 << A_END_TURN) | (1 << A_ATTACK)
+        return 1 << A_END_TURN
     if window == W_DEFENSE:  # E5.3, E8.1
-        count = 1
-        mask[A_NO_DEFENSE] = True
+        bits = 1 << A_NO_DEFENSE
         empty_hand = True
         for suit in range(4):
             if row[HAND + 4 * defender + suit] != 0:
-                mask[A_GUARD_S + suit] = True
-                count += 1
+                bits |= 1 << (A_GUARD_S + suit)
                 empty_hand = False
         if _find(row, defender, UPRIGHT_HEART) >= 0:
-            mask[A_BLOCK] = True
-            count += 1
+            bits |= 1 << A_BLOCK
         if row[SKILLS + defender] & GUARDIAN:
             if row[STANDARD] == 2:  # Accel 2: tapped spades only, any hand size
                 if _find(row, defender, S * 2 + 1) >= 0:
-                    mask[A_FIELD_GUARD_S] = True
-                    count += 1
+                    bits |= 1 << A_FIELD_GUARD_S
             elif empty_hand:  # Symbolic: empty hand, any tapped card
                 for suit in range(3):
                     if _find(row, defender, suit * 2 + 1) >= 0:
-                        mask[A_FIELD_GUARD_S + suit] = True
-                        count += 1
-        return count
+                        bits |= 1 << (A_FIELD_GUARD_S + suit)
+        return bits
     if window == W_INTERCEPT:  # E5.2 ruling: Lionheart needs a tapped heart
-        mask[A_PASS] = True
         if _find(row, defender, UPRIGHT_CLUB) >= 0 and _find(row, defender, TAPPED_HEART) >= 0:
-            mask[A_LIONHEART] = True
-            return 2
-        return 1
+            return (1 << A_PASS) | (1 << A_LIONHEART)
+        return 1 << A_PASS
     if window == W_COUNTER:  # E5.4, E8.5
-        mask[A_DISCARD_SPADE] = True
         if _find(row, tp, UPRIGHT_CLUB) < 0:
-            return 1
-        mask[A_DISCARD_CLUB] = True
+            return 1 << A_DISCARD_SPADE
+        bits = (1 << A_DISCARD_SPADE) | (1 << A_DISCARD_CLUB)
         if row[STANDARD] == 2 and (row[SKILLS + tp] & PROTECTORS) != 0:
-            mask[A_PROTECT] = True
-            return 3
-        return 2
+            bits |= 1 << A_PROTECT
+        return bits
     if window == W_PURSUIT:  # E5.5
-        mask[A_PASS] = True
         if _find(row, tp, UPRIGHT_CLUB) >= 0 and _index_of(row, tp, row[SPADE_CARD]) >= 0:
-            mask[A_PURSUIT] = True
-            return 2
-        return 1
+            return (1 << A_PASS) | (1 << A_PURSUIT)
+        return 1 << A_PASS
     if window == W_SPECIAL_SUMMON:  # E8.2
-        mask[A_PASS] = True
         if row[HAND + 4 * tp + H] != 0 and (row[SKILLS + tp] & BUDDY_SUMMONER) != 0:
-            mask[A_SPECIAL_SUMMON] = True
-            return 2
-        return 1
+            return (1 << A_PASS) | (1 << A_SPECIAL_SUMMON)
+        return 1 << A_PASS
     return 0  # draw (not resting) and over
 
 
 @njit(cache=True)
-def _advance_into(row: np.ndarray, mask: np.ndarray) -> int:
+def _fill_mask(bits: int, mask: np.ndarray) -> int:
+    """Write a bit set of actions into a bool mask; returns how many are set."""
+    count = 0
+    for action in range(N_ACTIONS):
+        legal = (bits >> action) & 1 == 1
+        mask[action] = legal
+        count += legal
+    return count
+
+
+@njit(cache=True)
+def _legal_into(row: np.ndarray, mask: np.ndarray) -> int:
+    """Fill `mask` with the legal actions at a resting window and return how many."""
+    return _fill_mask(_legal_bits(row), mask)
+
+
+@njit(cache=True)
+def _advance_bits(row: np.ndarray) -> int:
     """Run automatic steps and single-option windows (E14.3) until a real choice or the end.
 
-    Returns the number of legal actions at the resting point (0 when over); `mask` holds them.
+    Returns the legal actions at the resting point as a bit set (0 when over).
     """
     while True:
         window = row[WINDOW]
@@ -450,13 +451,16 @@ def _advance_into(row: np.ndarray, mask: np.ndarray) -> int:
                 row[REVEALED + 4 * tp + D] |= row[base + D]
                 row[WINDOW] = W_ATTACK
                 continue
-        count = _legal_into(row, mask)
-        if count != 1:
-            return count
-        for action in range(N_ACTIONS):
-            if mask[action]:
-                _do(row, action)
-                break
+        bits = _legal_bits(row)
+        if bits == 0 or bits & (bits - 1) != 0:  # none (over) or a real choice
+            return bits
+        _do(row, _lowest_bit(bits))
+
+
+@njit(cache=True)
+def _advance_into(row: np.ndarray, mask: np.ndarray) -> int:
+    """`_advance_bits`, with the resting point's legal actions written into `mask`; returns their count."""
+    return _fill_mask(_advance_bits(row), mask)
 
 
 @njit(cache=True)
@@ -586,22 +590,18 @@ def _below(rng: np.ndarray, n: int) -> int:
 
 
 @njit(cache=True)
-def _random_into(mask: np.ndarray, count: int, rng: np.ndarray) -> int:
-    pick = _below(rng, count)
-    for action in range(N_ACTIONS):
-        if mask[action]:
-            if pick == 0:
-                return action
-            pick -= 1
-    return -1
+def _random_bit(bits: int, rng: np.ndarray) -> int:
+    """A uniformly random action of a bit set: the pick-th lowest set bit."""
+    pick = _below(rng, _popcount(bits))
+    for _ in range(pick):
+        bits &= bits - 1
+    return _lowest_bit(bits)
 
 
 @njit(cache=True)
 def random_action(row: np.ndarray, rng: np.ndarray) -> int:
     """A uniformly random legal action; `rng` is a uint64[1] splitmix64 state (see `game_rng`)."""
-    mask = np.zeros(N_ACTIONS, dtype=np.bool_)
-    count = _legal_into(row, mask)
-    return _random_into(mask, count, rng)
+    return _random_bit(_legal_bits(row), rng)
 
 
 @njit(cache=True)
@@ -616,8 +616,13 @@ def _mix(value: np.uint64) -> np.uint64:
 def game_rng(seed: int, game: int) -> np.ndarray:
     """The RNG stream of game `game` of a batch: a function of (seed, game) only, never of threads."""
     rng = np.empty(1, dtype=np.uint64)
-    rng[0] = _mix(_mix(np.uint64(seed) + _GOLDEN) ^ (np.uint64(game) * _MIX2 + _GOLDEN))
+    _seed_rng(rng, seed, game)
     return rng
+
+
+@njit(cache=True, inline="always")
+def _seed_rng(rng: np.ndarray, seed: int, game: int) -> None:
+    rng[0] = _mix(_mix(np.uint64(seed) + _GOLDEN) ^ (np.uint64(game) * _MIX2 + _GOLDEN))
 
 
 # -- whole games -------------------------------------------------------------------------------
@@ -648,33 +653,43 @@ def deal(row: np.ndarray, deck_kind: int, standard: int, characters: np.ndarray,
     _clear_attack(row)
     size = DECK_SIZE_OF_KIND[deck_kind]
     hand = HAND_SIZE_OF_KIND[deck_kind]
-    order = np.arange(size)
+    # The shuffle runs in place in the deck slots (no allocation per game): `order` is DECK + i.
+    for i in range(size):
+        row[DECK + i] = i
     for i in range(size - 1, 0, -1):  # Fisher-Yates; order[0] is the top card
         j = _below(rng, i + 1)
-        order[i], order[j] = order[j], order[i]
+        row[DECK + i], row[DECK + j] = row[DECK + j], row[DECK + i]
     for i in range(2 * hand):  # E1.4: P1's whole hand first, then P2's
-        card = order[i]
+        card = row[DECK + i]
         row[HAND + 4 * (i // hand) + (card & 3)] |= 1 << (card >> 2)
-    row[DECK_LEN] = size - 2 * hand
-    for i in range(size - 2 * hand):
-        row[DECK + i] = order[size - 1 - i]
-    mask = np.zeros(N_ACTIONS, dtype=np.bool_)
-    return _advance_into(row, mask)
+    rest = size - 2 * hand  # the deck is order[2 * hand:] reversed, bottom first
+    for i in range(rest // 2):
+        a, b = DECK + 2 * hand + i, DECK + size - 1 - i
+        row[a], row[b] = row[b], row[a]
+    for i in range(rest):
+        row[DECK + i] = row[DECK + 2 * hand + i]
+    for i in range(rest, size):
+        row[DECK + i] = 0
+    row[DECK_LEN] = rest
+    return _popcount(_advance_bits(row))
 
 
 @njit(cache=True)
 def _play_one(row: np.ndarray, mask: np.ndarray, policy_p1: int, policy_p2: int, rng: np.ndarray) -> int:
     """Play from a resting row to the end; returns the number of decisions taken."""
-    count = _legal_into(row, mask)
+    bits = _legal_bits(row)
     decisions = 0
     while row[WINDOW] != W_OVER:
         window = row[WINDOW]
         actor = 1 - row[TURN_PLAYER] if window in (W_INTERCEPT, W_DEFENSE) else row[TURN_PLAYER]
-        policy = policy_p1 if actor == 0 else policy_p2
-        action = _heuristic_into(row, mask) if policy == POLICY_HEURISTIC else _random_into(mask, count, rng)
+        if (policy_p1 if actor == 0 else policy_p2) == POLICY_HEURISTIC:
+            _fill_mask(bits, mask)
+            action = _heuristic_into(row, mask)
+        else:
+            action = _random_bit(bits, rng)
         _do(row, action)
         decisions += 1
-        count = _advance_into(row, mask)
+        bits = _advance_bits(row)
     return decisions
 
 
@@ -709,8 +724,9 @@ def play_batch(
     for block in prange(n_blocks):
         row = np.zeros(ROW_SIZE, dtype=np.int32)
         mask = np.zeros(N_ACTIONS, dtype=np.bool_)
+        rng = np.empty(1, dtype=np.uint64)
         for game in range(block * _BLOCK_GAMES, min(n_games, (block + 1) * _BLOCK_GAMES)):
-            rng = game_rng(seed, game)
+            _seed_rng(rng, seed, game)
             deal(row, deck_kind, standard, characters, rng)
             decisions[game] = _play_one(row, mask, policy_p1, policy_p2, rng)
             winner[game] = row[WINNER]
