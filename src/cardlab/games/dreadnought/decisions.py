@@ -23,6 +23,7 @@ from cardlab.games.dreadnought.state import (
     IDOL_AREA,
     Play,
     _add_material,
+    _blockers,
     _start_trigger,
     _take_hp,
     _trigger_choices,
@@ -568,8 +569,6 @@ def _a_abuild(s: State, action: IndexedAction, player: int, attackers: tuple[int
 
 
 def _o_block(s: State, player: int) -> Options:
-    from cardlab.games.dreadnought.state import _blockers
-
     acts = s.game.actions
     found = [acts.fixed["GODDRAW"]] if _can_god_draw(s, player) else []
     return found + [acts.block[SLOTS[s.slot_of(obj)]] for obj in _blockers(s)]

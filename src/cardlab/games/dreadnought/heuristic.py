@@ -658,18 +658,9 @@ def _cast(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
         casts.append((not idol_first, -card.bp, not decoded[2], action))
     if casts:
         return min(casts)[3]
-    best: tuple[float, IndexedAction] | None = None
-    for action in legal:
-        item = v.item(action)
-        if item is None:
-            continue
-        if item.card is not None and "FAST" in item.card.timing and item.card.type == "code":
-            continue  # boosts and the like wait for the fast phase, when both fields are known
-        gain = v.item_gain(item, plans=True)
-        if gain > PLAY_THRESHOLD and (best is None or gain > best[0]):
-            best = (gain, action)
+    best = _best_item(v, legal, plans=True, wait_for_fast=True)
     if best is not None:
-        return best[1]
+        return best
     guard = _defence_needed(v)
     open_areas = [a for a in (BA1, BA2) if v.hp(me, a) and not s.units[me][a]]
     if guard and open_areas:
@@ -687,7 +678,7 @@ def _cast(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
         choices = []
         for action, decoded in dummies:  # ("DUMMY", card id, from the speed area, area)
             from_speed = decoded[2]
-            area = decoded[3] if len(decoded) > 3 else (open_areas or single or [BA1])[0]
+            area = decoded[3]
             if area in open_areas or (area in single and from_speed):
                 value = v.card_value(v.find_card(decoded[1], from_speed))
                 choices.append((area not in open_areas, not from_speed, value, -v.hp(me, area), action))
@@ -700,15 +691,28 @@ def _cast(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
 
 def _fast(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
     """D9: arms and FAST items whose estimated gain (combat plans included) beats their price."""
+    best = _best_item(v, legal, plans=True)
+    return best if best is not None else _named(v, legal, "DONE")
+
+
+def _best_item(
+    v: _View, legal: tuple[IndexedAction, ...], *, plans: bool, wait_for_fast: bool = False
+) -> IndexedAction | None:
+    """The item whose estimated gain beats its price by the most (more than PLAY_THRESHOLD), if any.
+
+    `wait_for_fast`: FAST codes (boosts and the like) wait for the fast phase, when both fields are known.
+    """
     best: tuple[float, IndexedAction] | None = None
     for action in legal:
         item = v.item(action)
         if item is None:
             continue
-        gain = v.item_gain(item, plans=True)
+        if wait_for_fast and item.card is not None and "FAST" in item.card.timing and item.card.type == "code":
+            continue
+        gain = v.item_gain(item, plans=plans)
         if gain > PLAY_THRESHOLD and (best is None or gain > best[0]):
             best = (gain, action)
-    return best[1] if best is not None else _named(v, legal, "DONE")
+    return best[1] if best is not None else None
 
 
 def _window(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
@@ -895,15 +899,8 @@ def _react(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -
     """D10.4: the reaction with the best gain over its price (a pump that crosses a break or HP
     threshold, a shield or boost that saves the blocker or the target, a damage that breaks an
     attacker or blocker); pass when nothing is worth it."""
-    best: tuple[float, IndexedAction] | None = None
-    for action in legal:
-        item = v.item(action)
-        if item is None:
-            continue
-        gain = v.item_gain(item, plans=False)
-        if gain > PLAY_THRESHOLD and (best is None or gain > best[0]):
-            best = (gain, action)
-    return best[1] if best is not None else _named(v, legal, "PASS")
+    best = _best_item(v, legal, plans=False)
+    return best if best is not None else _named(v, legal, "PASS")
 
 
 def _first(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
