@@ -9,7 +9,8 @@ Three levels of evidence, all with fixed seeds (deterministic):
    after every step the sorted legal action ids and the whole E14.5 position JSON (hands, field
    order, discard order, attack, winner, win_reason, revealed) must be equal. Positions at the
    attack window are also turned into draw-step positions of the next turn, so loading runs the
-   draw step and the deck-out rule (E3.2, E6.2). The suite runs 100,000 positions;
+   draw step and the deck-out rule (E3.2, E6.2). The kernel's field index must equal the one
+   rebuilt from the field entries after every step. The suite runs 100,000 positions;
    `CARDLAB_SAMENESS_POSITIONS=3000` makes a quick run while developing.
 2. Decisions. The compiled heuristic picks the same action as `heuristic.choose` at every decision
    of lockstep games, and whole heuristic-vs-heuristic games from reference deals end in the
@@ -71,9 +72,20 @@ def ref_legal(state: Any) -> list[int]:
     return sorted(int(action) for action in state.legal_actions())
 
 
+def field_index(row: np.ndarray) -> np.ndarray:
+    """The kernel's field index rebuilt from the field entries (the invariant it must keep)."""
+    index = np.zeros(2 * 8, dtype=np.int64)
+    for player in range(2):
+        for slot in range(row[k.FIELD_LEN + player]):
+            entry = row[k.FIELD + k.FIELD_CAP * player + slot]
+            index[8 * player + (entry & 7)] |= 1 << slot
+    return index
+
+
 def assert_same(state: Any, row: np.ndarray, where: str) -> None:
     assert k.legal_ids(row) == ref_legal(state), where
     assert k.to_position(row) == state.position(), where
+    assert np.array_equal(row[k.FIELD_INDEX :], field_index(row)), where
 
 
 # -- 1. step level ------------------------------------------------------------------------------

@@ -1,11 +1,14 @@
 """A numba CPU kernel for Edelweiss that plays exactly the game of `cardlab.games.edelweiss`.
 
 The reference engine (`games/edelweiss/state.py`) is the readable source of truth; this module
-mirrors its `_do` + `_advance` step for step on a flat int32 row, so that millions of games can be
+mirrors its `_do` + `_advance` step for step on a flat int64 row, so that millions of games can be
 played for the balance lab. `tests/fast/test_edelweiss_cpu.py` proves the two equal: legal action
 sets and E14.5 positions after every step, heuristic decisions, and game-level statistics.
 
-State layout: one int32 row of `ROW_SIZE` per game (`new_row()`), offsets below.
+State layout: one int64 row of `ROW_SIZE` per game (`new_row()`), offsets below. The first
+`CORE_SIZE` slots are the game itself (shared with the JAX kernel); the field index after them is
+derived from the fields and kept in step with them, so that finding "the oldest upright club"
+(E14.2) is one count-trailing-zeros instead of a scan.
 
 | offset | name | meaning |
 |---|---|---|
@@ -32,6 +35,7 @@ State layout: one int32 row of `ROW_SIZE` per game (`new_row()`), offsets below.
 | 37..88 | DECK | 52 slots, bottom first: the top card is DECK[DECK_LEN - 1] (as the reference list) |
 | 89..140 | DISCARD | 52 slots, oldest first (E2.4) |
 | 141..220 | FIELD | 2 x 40 slots, arrival order (E14.2), entry = card * 2 + tapped (E2.3) |
+| 221..236 | FIELD_INDEX | player p, pattern suit * 2 + tapped at 221 + 8p + pattern: bit i set = field entry i has it |
 
 A card id is `rank_index * 4 + suit` (suits S, H, C, D = 0..3), as in `games/edelweiss/cards.py`.
 Hands as per-suit rank bit sets make E14.2 ("lowest rank of the suit") a lowest-set-bit, and the
@@ -40,6 +44,13 @@ canonical hand order of E14.5 falls out of walking ranks then suits.
 Entry points: `legal_mask`, `apply_action`, `advance`, `current_player`, `random_action`, `heuristic_action`,
 `deal`, `play_from`, `play_batch` (all `@njit`), the Python converters `from_position` / `to_position`, and
 `play_config` (a `play_batch` wrapper taking an `EdelweissConfig`).
+
+Speed notes (each measured, see BENCHMARKS.md): the per-step functions are inlined into their
+callers at numba IR level (`inline="always"`): numba passes an array argument as seven machine
+words and, here, did not inline across `@njit` functions on its own. Bit counts use LLVM's
+ctpop/cttz; legal actions travel as an int bit set; random numbers need no division; indices are
+built from values masked to their range (`_turn_player`), which lets LLVM drop the negative-index
+wraparound on array accesses.
 """
 
 from __future__ import annotations
@@ -48,7 +59,9 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-from numba import njit, prange
+from llvmlite import ir
+from numba import njit, prange, types
+from numba.extending import intrinsic
 
 from cardlab.games.edelweiss.cards import (
     CARD_NAMES,
@@ -71,7 +84,9 @@ HAND, REVEALED = 21, 29
 DECK, DECK_CAP = 37, 52
 DISCARD, DISCARD_CAP = 89, 52
 FIELD, FIELD_CAP = 141, 40  # at most 39 non-diamonds exist (E2.2), so a field never overflows
-ROW_SIZE = FIELD + 2 * FIELD_CAP
+CORE_SIZE = FIELD + 2 * FIELD_CAP
+FIELD_INDEX = CORE_SIZE
+ROW_SIZE = FIELD_INDEX + 2 * 8
 
 DECK_KINDS = ("full", "short", "skills")
 STANDARDS = (None, "symbolic", "accel2")
@@ -113,31 +128,59 @@ _BLOCK_GAMES = 64  # games per prange work item; results never depend on it or o
 
 def new_row() -> np.ndarray:
     """An empty state row (not a legal position until filled)."""
-    return np.zeros(ROW_SIZE, dtype=np.int32)
+    return np.zeros(ROW_SIZE, dtype=np.int64)
 
 
 # -- small helpers -----------------------------------------------------------------------------
 
 
+@intrinsic
+def _ctpop(typingctx: Any, bits: Any) -> Any:
+    """LLVM's population count (one instruction where the CPU has it)."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.ctpop(args[0])
+
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _cttz(typingctx: Any, bits: Any) -> Any:
+    """LLVM's count of trailing zeros (undefined for 0: callers never pass 0)."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return types.int64(types.int64), codegen
+
+
 @njit(cache=True, inline="always")
 def _popcount(bits: int) -> int:
-    count = 0
-    while bits:
-        bits &= bits - 1
-        count += 1
-    return count
+    return _ctpop(np.int64(bits))
 
 
 @njit(cache=True, inline="always")
 def _lowest_bit(bits: int) -> int:
-    index = 0
-    while not (bits >> index) & 1:
-        index += 1
-    return index
+    """Index of the lowest set bit of a non-zero bit set."""
+    return _cttz(np.int64(bits))
+
+
+@njit(cache=True, inline="always")
+def _turn_player(row: np.ndarray) -> int:
+    """0 or 1. Masked so that LLVM can prove every index built from it non-negative and drop the
+    negative-index wraparound numba puts on each array access (about a tenth of the kernel's time);
+    lengths used as indices are masked with 63 for the same reason."""
+    return row[TURN_PLAYER] & 1
+
+
+@njit(cache=True, inline="always")
+def _has(bits: int, action: int) -> bool:
+    return (bits >> action) & 1 == 1
 
 
 @njit(cache=True)
 def _hand_size(row: np.ndarray, player: int) -> int:
+    player &= 1  # see _turn_player
     base = HAND + 4 * player
     return _popcount(row[base]) + _popcount(row[base + 1]) + _popcount(row[base + 2]) + _popcount(row[base + 3])
 
@@ -145,6 +188,7 @@ def _hand_size(row: np.ndarray, player: int) -> int:
 @njit(cache=True)
 def _take_from_hand(row: np.ndarray, player: int, suit: int) -> int:
     """E14.2: the lowest-ranked card of `suit` leaves the hand (and the revealed set)."""
+    player &= 1  # see _turn_player
     slot = HAND + 4 * player + suit
     rank = _lowest_bit(row[slot])
     row[slot] &= ~(1 << rank)
@@ -155,51 +199,69 @@ def _take_from_hand(row: np.ndarray, player: int, suit: int) -> int:
 @njit(cache=True)
 def _find(row: np.ndarray, player: int, pattern: int) -> int:
     """E14.2: index of the oldest field entry with this suit/orientation pattern, or -1."""
-    base = FIELD + FIELD_CAP * player
-    for index in range(row[FIELD_LEN + player]):
-        if row[base + index] & 7 == pattern:
-            return index
-    return -1
+    player &= 1  # see _turn_player
+    slots = row[FIELD_INDEX + 8 * player + pattern]
+    return _lowest_bit(slots) if slots != 0 else -1
 
 
 @njit(cache=True)
 def _index_of(row: np.ndarray, player: int, card: int) -> int:
+    """Index of `card` on a field, or -1; only the slots holding its suit are looked at."""
+    player &= 1  # see _turn_player
     base = FIELD + FIELD_CAP * player
-    for index in range(row[FIELD_LEN + player]):
+    suit_slots = FIELD_INDEX + 8 * player + 2 * (card & 3)
+    slots = row[suit_slots] | row[suit_slots + 1]
+    while slots != 0:
+        index = _lowest_bit(slots)
         if row[base + index] >> 1 == card:
             return index
+        slots &= slots - 1
     return -1
 
 
 @njit(cache=True)
 def _set_tapped(row: np.ndarray, player: int, index: int, tapped: int) -> int:
+    player &= 1  # see _turn_player
     slot = FIELD + FIELD_CAP * player + index
-    row[slot] = (row[slot] & ~1) | tapped
-    return row[slot] >> 1
+    old = row[slot]
+    new = (old & ~1) | tapped
+    row[slot] = new
+    bit = np.int64(1) << index
+    row[FIELD_INDEX + 8 * player + (old & 7)] &= ~bit
+    row[FIELD_INDEX + 8 * player + (new & 7)] |= bit
+    return new >> 1
 
 
 @njit(cache=True)
 def _field_append(row: np.ndarray, player: int, card: int, tapped: int) -> None:
-    length = row[FIELD_LEN + player]
-    row[FIELD + FIELD_CAP * player + length] = card * 2 + tapped
+    player &= 1  # see _turn_player
+    length = row[FIELD_LEN + player] & 63
+    entry = card * 2 + tapped
+    row[FIELD + FIELD_CAP * player + length] = entry
     row[FIELD_LEN + player] = length + 1
+    row[FIELD_INDEX + 8 * player + (entry & 7)] |= np.int64(1) << length
 
 
 @njit(cache=True)
 def _discard_push(row: np.ndarray, card: int) -> None:
-    row[DISCARD + row[DISCARD_LEN]] = card
+    row[DISCARD + (row[DISCARD_LEN] & 63)] = card
     row[DISCARD_LEN] += 1
 
 
 @njit(cache=True)
 def _discard_from_field(row: np.ndarray, player: int, index: int) -> int:
     """Remove field entry `index` (later entries move up, keeping arrival order) onto the discard pile."""
+    player &= 1  # see _turn_player
     base = FIELD + FIELD_CAP * player
-    length = row[FIELD_LEN + player]
+    length = row[FIELD_LEN + player] & 63
     card = row[base + index] >> 1
     for i in range(index, length - 1):
         row[base + i] = row[base + i + 1]
     row[FIELD_LEN + player] = length - 1
+    below = (np.int64(1) << index) - 1
+    for pattern in range(6):  # close the gap in every pattern's slot set
+        slots = row[FIELD_INDEX + 8 * player + pattern]
+        row[FIELD_INDEX + 8 * player + pattern] = (slots & below) | ((slots >> (index + 1)) << index)
     _discard_push(row, card)
     return card
 
@@ -207,12 +269,9 @@ def _discard_from_field(row: np.ndarray, player: int, index: int) -> int:
 @njit(cache=True)
 def _count(row: np.ndarray, player: int, suit: int) -> int:
     """Cards of `suit` on a field regardless of orientation (E11 counts them so)."""
-    base = FIELD + FIELD_CAP * player
-    count = 0
-    for index in range(row[FIELD_LEN + player]):
-        if (row[base + index] >> 1) & 3 == suit:
-            count += 1
-    return count
+    player &= 1  # see _turn_player
+    index = FIELD_INDEX + 8 * player + 2 * suit
+    return _popcount(row[index] | row[index + 1])
 
 
 @njit(cache=True)
@@ -236,19 +295,25 @@ def _finish(row: np.ndarray, winner: int, reason: int) -> None:
 # -- automatic steps ---------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _draw_step(row: np.ndarray) -> None:
     """E3.2: deck-out check (E6.2, a tie goes to P2), draw the top card, untap the turn player's field."""
-    tp = row[TURN_PLAYER]
+    tp = _turn_player(row)
     if row[DECK_LEN] == 0:
         _finish(row, 0 if _hand_size(row, 0) > _hand_size(row, 1) else 1, REASON_DECK_OUT)
         return
     row[DECK_LEN] -= 1
-    card = row[DECK + row[DECK_LEN]]
+    card = row[DECK + (row[DECK_LEN] & 63)]
     row[HAND + 4 * tp + (card & 3)] |= 1 << (card >> 2)
     base = FIELD + FIELD_CAP * tp
-    for index in range(row[FIELD_LEN + tp]):
-        row[base + index] &= ~1
+    for suit in range(3):  # untap: only the tapped entries are visited
+        upright = FIELD_INDEX + 8 * tp + 2 * suit
+        tapped = row[upright + 1]
+        row[upright] |= tapped
+        row[upright + 1] = 0
+        while tapped != 0:
+            row[base + _lowest_bit(tapped)] &= ~1
+            tapped &= tapped - 1
     row[WINDOW] = W_MAIN
 
 
@@ -259,8 +324,8 @@ def _after_defense(row: np.ndarray, counter: int) -> None:
     if not counter:
         row[WINDOW] = W_PURSUIT
         return
-    tp = row[TURN_PLAYER]
-    if row[SKILLS + 1 - tp] & POISON_BIND:
+    tp = _turn_player(row)
+    if row[SKILLS + (tp ^ 1)] & POISON_BIND:
         index = _find(row, tp, UPRIGHT_CLUB)
         if index >= 0:
             _set_tapped(row, tp, index, 1)
@@ -271,9 +336,9 @@ def _after_defense(row: np.ndarray, counter: int) -> None:
 def _break_phase(row: np.ndarray) -> None:
     """E5.6: block + pursuit discards the pursuit club, then the blocking heart."""
     if row[DEFENSE] == DEF_BLOCK and row[PURSUIT_CLUB] != NO_CARD:
-        tp = row[TURN_PLAYER]
+        tp = _turn_player(row)
         _discard_from_field(row, tp, _index_of(row, tp, row[PURSUIT_CLUB]))
-        _discard_from_field(row, 1 - tp, _index_of(row, 1 - tp, row[BLOCKER]))
+        _discard_from_field(row, tp ^ 1, _index_of(row, tp ^ 1, row[BLOCKER]))
     _clear_attack(row)
     row[WINDOW] = W_ATTACK
 
@@ -281,11 +346,11 @@ def _break_phase(row: np.ndarray) -> None:
 # -- actions -----------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _do(row: np.ndarray, action: int) -> None:
     """Apply one legal E14.1 action and move to the next window (no advancing), as the reference `_do`."""
-    tp = row[TURN_PLAYER]
-    defender = 1 - tp
+    tp = _turn_player(row)
+    defender = tp ^ 1
     accel2 = row[STANDARD] == 2
     if action <= A_SUMMON_C:  # E4.1/E4.2 (+ E8.3 Wizard, E8.2 trigger); the action id is the suit
         suit = action
@@ -354,7 +419,7 @@ def _do(row: np.ndarray, action: int) -> None:
 # -- legal actions and advancing ---------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _legal_bits(row: np.ndarray) -> int:
     """The legal actions at a resting window as a bit set (bit a = action a), E10, E14.1.
 
@@ -363,8 +428,8 @@ def _legal_bits(row: np.ndarray) -> int:
     array writes and scans.
     """
     window = row[WINDOW]
-    tp = row[TURN_PLAYER]
-    defender = 1 - tp
+    tp = _turn_player(row)
+    defender = tp ^ 1
     if window == W_MAIN:  # E4.1
         bits = 0
         for suit in range(3):
@@ -415,24 +480,7 @@ def _legal_bits(row: np.ndarray) -> int:
     return 0  # draw (not resting) and over
 
 
-@njit(cache=True)
-def _fill_mask(bits: int, mask: np.ndarray) -> int:
-    """Write a bit set of actions into a bool mask; returns how many are set."""
-    count = 0
-    for action in range(N_ACTIONS):
-        legal = (bits >> action) & 1 == 1
-        mask[action] = legal
-        count += legal
-    return count
-
-
-@njit(cache=True)
-def _legal_into(row: np.ndarray, mask: np.ndarray) -> int:
-    """Fill `mask` with the legal actions at a resting window and return how many."""
-    return _fill_mask(_legal_bits(row), mask)
-
-
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _advance_bits(row: np.ndarray) -> int:
     """Run automatic steps and single-option windows (E14.3) until a real choice or the end.
 
@@ -440,7 +488,7 @@ def _advance_bits(row: np.ndarray) -> int:
     """
     while True:
         window = row[WINDOW]
-        tp = row[TURN_PLAYER]
+        tp = _turn_player(row)
         if window == W_DRAW:
             _draw_step(row)
             continue
@@ -458,24 +506,19 @@ def _advance_bits(row: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def _advance_into(row: np.ndarray, mask: np.ndarray) -> int:
-    """`_advance_bits`, with the resting point's legal actions written into `mask`; returns their count."""
-    return _fill_mask(_advance_bits(row), mask)
-
-
-@njit(cache=True)
 def legal_mask(row: np.ndarray) -> np.ndarray:
     """bool[21] of the legal E14.1 actions at a resting decision point (all False once over)."""
+    bits = _legal_bits(row)
     mask = np.zeros(N_ACTIONS, dtype=np.bool_)
-    _legal_into(row, mask)
+    for action in range(N_ACTIONS):
+        mask[action] = _has(bits, action)
     return mask
 
 
 @njit(cache=True)
 def advance(row: np.ndarray) -> int:
     """Bring a freshly filled row (e.g. a loaded position) to its resting point; returns the legal count."""
-    mask = np.zeros(N_ACTIONS, dtype=np.bool_)
-    return _advance_into(row, mask)
+    return _popcount(_advance_bits(row))
 
 
 @njit(cache=True)
@@ -484,11 +527,13 @@ def apply_action(row: np.ndarray, action: int) -> bool:
 
     An illegal action returns False and leaves the row untouched.
     """
-    mask = np.zeros(N_ACTIONS, dtype=np.bool_)
-    if action < 0 or action >= N_ACTIONS or _legal_into(row, mask) < 2 or not mask[action]:
+    if action < 0 or action >= N_ACTIONS:
+        return False
+    bits = _legal_bits(row)
+    if bits & (bits - 1) == 0 or not _has(bits, action):  # no real choice here, or not among them
         return False
     _do(row, action)
-    _advance_into(row, mask)
+    _advance_bits(row)
     return True
 
 
@@ -499,8 +544,8 @@ def current_player(row: np.ndarray) -> int:
     if window == W_OVER:
         return -1
     if window in (W_INTERCEPT, W_DEFENSE):
-        return 1 - row[TURN_PLAYER]
-    return row[TURN_PLAYER]
+        return _turn_player(row) ^ 1
+    return _turn_player(row)
 
 
 # -- policies ----------------------------------------------------------------------------------
@@ -509,8 +554,8 @@ def current_player(row: np.ndarray) -> int:
 @njit(cache=True)
 def _summon_choice(row: np.ndarray) -> int:
     """E11 (heuristic.summon_choice): defend with a heart, support with a club, else a spade."""
-    me = row[TURN_PLAYER]
-    them = 1 - me
+    me = _turn_player(row)
+    them = me ^ 1
     opp_s, opp_c, opp_h = _count(row, them, S), _count(row, them, C), _count(row, them, H)
     my_s, my_h = _count(row, me, S), _count(row, me, H)
     hand = HAND + 4 * me
@@ -528,10 +573,10 @@ def _summon_choice(row: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def _heuristic_into(row: np.ndarray, mask: np.ndarray) -> int:
-    """The action `heuristic.choose` picks at this resting window (`mask` = legal actions)."""
+def _heuristic_choice(row: np.ndarray, bits: int) -> int:
+    """The action `heuristic.choose` picks at this resting window (`bits` = the legal actions)."""
     window = row[WINDOW]
-    me = row[TURN_PLAYER]
+    me = _turn_player(row)
     if window == W_MAIN:
         return _summon_choice(row)
     if window == W_SPECIAL_SUMMON:
@@ -539,27 +584,27 @@ def _heuristic_into(row: np.ndarray, mask: np.ndarray) -> int:
     if window == W_ATTACK:
         return A_ATTACK
     if window == W_INTERCEPT:
-        return A_LIONHEART if _find(row, 1 - me, UPRIGHT_HEART) < 0 else A_PASS
+        return A_LIONHEART if _find(row, me ^ 1, UPRIGHT_HEART) < 0 else A_PASS
     if window == W_DEFENSE:
         attacker_clubs = _find(row, me, UPRIGHT_CLUB) >= 0
-        if mask[A_BLOCK] and (not attacker_clubs or not mask[A_GUARD_D]):
+        if _has(bits, A_BLOCK) and (not attacker_clubs or not _has(bits, A_GUARD_D)):
             return A_BLOCK
-        if mask[A_GUARD_D]:
+        if _has(bits, A_GUARD_D):
             return A_GUARD_D
         for suit in range(3):
-            if mask[A_FIELD_GUARD_S + suit]:
+            if _has(bits, A_FIELD_GUARD_S + suit):
                 return A_FIELD_GUARD_S + suit
-        if mask[A_BLOCK]:
+        if _has(bits, A_BLOCK):
             return A_BLOCK
         best, best_count = -1, -1
         for suit in range(4):  # the most-held suit; ties go to the lowest action id
-            if mask[A_GUARD_S + suit]:
-                held = _popcount(row[HAND + 4 * (1 - me) + suit])
+            if _has(bits, A_GUARD_S + suit):
+                held = _popcount(row[HAND + 4 * (me ^ 1) + suit])
                 if held > best_count:
                     best, best_count = A_GUARD_S + suit, held
         return best if best >= 0 else A_NO_DEFENSE
     if window == W_COUNTER:
-        if mask[A_PROTECT]:
+        if _has(bits, A_PROTECT):
             return A_PROTECT
         return A_DISCARD_CLUB if _count(row, me, C) >= _count(row, me, S) else A_DISCARD_SPADE
     return A_PURSUIT  # W_PURSUIT
@@ -568,9 +613,7 @@ def _heuristic_into(row: np.ndarray, mask: np.ndarray) -> int:
 @njit(cache=True)
 def heuristic_action(row: np.ndarray) -> int:
     """`heuristic.choose` compiled: the same action at every resting decision point."""
-    mask = np.zeros(N_ACTIONS, dtype=np.bool_)
-    _legal_into(row, mask)
-    return _heuristic_into(row, mask)
+    return _heuristic_choice(row, _legal_bits(row))
 
 
 @njit(cache=True, inline="always")
@@ -585,11 +628,11 @@ def _next_u64(rng: np.ndarray) -> np.uint64:
 
 @njit(cache=True, inline="always")
 def _below(rng: np.ndarray, n: int) -> int:
-    """Uniform in [0, n) (the modulo bias is below 2**-57 for n <= 52)."""
-    return np.int64(_next_u64(rng) % np.uint64(n))
+    """Uniform in [0, n): the high 32 bits scaled by n, no division (the bias is below n / 2**32)."""
+    return np.int64(((_next_u64(rng) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _random_bit(bits: int, rng: np.ndarray) -> int:
     """A uniformly random action of a bit set: the pick-th lowest set bit."""
     pick = _below(rng, _popcount(bits))
@@ -604,7 +647,7 @@ def random_action(row: np.ndarray, rng: np.ndarray) -> int:
     return _random_bit(_legal_bits(row), rng)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mix(value: np.uint64) -> np.uint64:
     z = value
     z = (z ^ (z >> np.uint64(30))) * _MIX1
@@ -653,38 +696,41 @@ def deal(row: np.ndarray, deck_kind: int, standard: int, characters: np.ndarray,
     _clear_attack(row)
     size = DECK_SIZE_OF_KIND[deck_kind]
     hand = HAND_SIZE_OF_KIND[deck_kind]
-    # The shuffle runs in place in the deck slots (no allocation per game): `order` is DECK + i.
+    # The shuffle runs in place in the deck slots (bottom first); the hands come off the top.
     for i in range(size):
         row[DECK + i] = i
-    for i in range(size - 1, 0, -1):  # Fisher-Yates; order[0] is the top card
-        j = _below(rng, i + 1)
+    state = rng[0]  # the stream, held in a register: two 32-bit draws from each 64-bit output
+    draw = np.uint64(0)
+    for i in range(size - 1, 0, -1):  # Fisher-Yates
+        if i & 1:
+            state += _GOLDEN
+            draw = _mix(state)
+            high = draw >> np.uint64(32)
+        else:
+            high = draw & np.uint64(0xFFFFFFFF)
+        j = np.int64((high * np.uint64(i + 1)) >> np.uint64(32))
         row[DECK + i], row[DECK + j] = row[DECK + j], row[DECK + i]
+    rng[0] = state
+    rest = size - 2 * hand
     for i in range(2 * hand):  # E1.4: P1's whole hand first, then P2's
-        card = row[DECK + i]
-        row[HAND + 4 * (i // hand) + (card & 3)] |= 1 << (card >> 2)
-    rest = size - 2 * hand  # the deck is order[2 * hand:] reversed, bottom first
-    for i in range(rest // 2):
-        a, b = DECK + 2 * hand + i, DECK + size - 1 - i
-        row[a], row[b] = row[b], row[a]
-    for i in range(rest):
-        row[DECK + i] = row[DECK + 2 * hand + i]
-    for i in range(rest, size):
-        row[DECK + i] = 0
+        top = DECK + size - 1 - i
+        card = row[top]
+        row[top] = 0
+        row[HAND + (0 if i < hand else 4) + (card & 3)] |= 1 << (card >> 2)
     row[DECK_LEN] = rest
     return _popcount(_advance_bits(row))
 
 
 @njit(cache=True)
-def _play_one(row: np.ndarray, mask: np.ndarray, policy_p1: int, policy_p2: int, rng: np.ndarray) -> int:
+def _play_one(row: np.ndarray, policy_p1: int, policy_p2: int, rng: np.ndarray) -> int:
     """Play from a resting row to the end; returns the number of decisions taken."""
     bits = _legal_bits(row)
     decisions = 0
     while row[WINDOW] != W_OVER:
         window = row[WINDOW]
-        actor = 1 - row[TURN_PLAYER] if window in (W_INTERCEPT, W_DEFENSE) else row[TURN_PLAYER]
+        actor = _turn_player(row) ^ 1 if window in (W_INTERCEPT, W_DEFENSE) else _turn_player(row)
         if (policy_p1 if actor == 0 else policy_p2) == POLICY_HEURISTIC:
-            _fill_mask(bits, mask)
-            action = _heuristic_into(row, mask)
+            action = _heuristic_choice(row, bits)
         else:
             action = _random_bit(bits, rng)
         _do(row, action)
@@ -696,8 +742,7 @@ def _play_one(row: np.ndarray, mask: np.ndarray, policy_p1: int, policy_p2: int,
 @njit(cache=True)
 def play_from(row: np.ndarray, policy_p1: int, policy_p2: int, rng: np.ndarray) -> int:
     """Play a resting row (e.g. `from_position` of a reference deal) to the end; returns the decisions taken."""
-    mask = np.zeros(N_ACTIONS, dtype=np.bool_)
-    return _play_one(row, mask, policy_p1, policy_p2, rng)
+    return _play_one(row, policy_p1, policy_p2, rng)
 
 
 @njit(cache=True, parallel=True)
@@ -722,13 +767,12 @@ def play_batch(
     decisions = np.empty(n_games, dtype=np.int32)
     n_blocks = (n_games + _BLOCK_GAMES - 1) // _BLOCK_GAMES
     for block in prange(n_blocks):
-        row = np.zeros(ROW_SIZE, dtype=np.int32)
-        mask = np.zeros(N_ACTIONS, dtype=np.bool_)
+        row = np.zeros(ROW_SIZE, dtype=np.int64)
         rng = np.empty(1, dtype=np.uint64)
         for game in range(block * _BLOCK_GAMES, min(n_games, (block + 1) * _BLOCK_GAMES)):
             _seed_rng(rng, seed, game)
             deal(row, deck_kind, standard, characters, rng)
-            decisions[game] = _play_one(row, mask, policy_p1, policy_p2, rng)
+            decisions[game] = _play_one(row, policy_p1, policy_p2, rng)
             winner[game] = row[WINNER]
             reason[game] = row[REASON]
             turns[game] = row[TURN]
@@ -797,6 +841,8 @@ def from_position(position: Mapping[str, Any], *, validate: bool = True) -> np.n
         field = [parse_field_entry(text) for text in seat["field"]]
         row[FIELD_LEN + p] = len(field)
         row[FIELD + FIELD_CAP * p : FIELD + FIELD_CAP * p + len(field)] = field
+        for index, entry in enumerate(field):
+            row[FIELD_INDEX + 8 * p + (entry & 7)] |= 1 << index
         for card in map(parse_card, (position.get("revealed") or {}).get(name, [])):
             row[REVEALED + 4 * p + (card & 3)] |= 1 << (card >> 2)
     attack = position.get("attack")

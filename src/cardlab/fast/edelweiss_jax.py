@@ -1,12 +1,12 @@
 """A JAX kernel for Edelweiss: the numba kernel's game as pure, batched array functions (CPU or GPU).
 
-`cardlab.fast.edelweiss_cpu` mirrors the reference engine step for step on a flat int32 row; this
-module plays the same game with the same row layout, so `edelweiss_cpu.to_position` /
-`from_position` convert JAX rows too (`np.asarray(row)` is a valid kernel row). Everything is a pure
-function of arrays, free of Python branching on values, so it can be `jax.jit`-ed and `jax.vmap`-ed
-over millions of games on an accelerator. `tests/fast/test_edelweiss_jax.py` proves it equal to the
-numba kernel and the reference: rows, legal masks, positions and heuristic decisions step by step,
-and game-level statistics.
+`cardlab.fast.edelweiss_cpu` mirrors the reference engine step for step on a flat int row; this
+module plays the same game on the same layout's first `CORE_SIZE` slots (the numba row appends a
+field index of its own), so `edelweiss_cpu.to_position` reads JAX rows too and a numba row's
+`[:CORE_SIZE]` is a JAX row. Everything is a pure function of arrays, free of Python branching on
+values, so it can be `jax.jit`-ed and `jax.vmap`-ed over millions of games on an accelerator.
+`tests/fast/test_edelweiss_jax.py` proves it equal to the numba kernel and the reference: rows,
+legal masks, positions and heuristic decisions step by step, and game-level statistics.
 
 Why a struct inside: a one-hot update of the whole 221-slot row costs 221 selects per game, so
 the functions unpack the row into its parts (`State`: header scalars, 2x4 hand bit sets, deck,
@@ -60,6 +60,7 @@ from cardlab.fast.edelweiss_cpu import (
     A_SUMMON_C,
     BUDDY_SUMMONER,
     CHARACTER_SKILLS,
+    CORE_SIZE,
     DECK,
     DECK_CAP,
     DECK_SIZE_OF_KIND,
@@ -84,7 +85,6 @@ from cardlab.fast.edelweiss_cpu import (
     REASON_ATTACK,
     REASON_DECK_OUT,
     REVEALED,
-    ROW_SIZE,
     TAPPED_HEART,
     UPRIGHT_CLUB,
     UPRIGHT_HEART,
@@ -145,8 +145,9 @@ class State(NamedTuple):
 
 
 def unpack(row: Array) -> State:
-    """The parts of a kernel row (any int array of `ROW_SIZE`)."""
-    row = jnp.asarray(row, dtype=jnp.int32)
+    """The parts of a kernel row (any int array of at least `CORE_SIZE` slots; a numba row's field
+    index beyond them is not read)."""
+    row = jnp.asarray(row[:CORE_SIZE], dtype=jnp.int32)
     return State(
         row[0],
         row[1],
@@ -739,7 +740,7 @@ def benchmark(
 __all__ = [
     "A_DIAMOND_DUST",
     "A_DRAW_STEP",
-    "ROW_SIZE",
+    "CORE_SIZE",
     "State",
     "advance",
     "benchmark",

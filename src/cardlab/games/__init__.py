@@ -9,8 +9,11 @@ from typing import Any
 from cardlab.core.errors import PositionError
 from cardlab.core.game import Game, State
 
-_GAMES = {"edelweiss": "cardlab.games.edelweiss:Edelweiss", "aterial": "cardlab.games.aterial:Aterial",
-          "dreadnought": "cardlab.games.dreadnought:Dreadnought"}
+_GAMES = {
+    "edelweiss": "cardlab.games.edelweiss:Edelweiss",
+    "aterial": "cardlab.games.aterial:Aterial",
+    "dreadnought": "cardlab.games.dreadnought:Dreadnought",
+}
 
 GAME_NAMES: tuple[str, ...] = tuple(_GAMES)
 
