@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,7 @@ from cardlab.core.actions import IndexedAction
 from cardlab.core.errors import PositionError
 from cardlab.core.game import PLAYER_NAMES, Game, parse_player
 from cardlab.core.rng import make_rng
-from cardlab.games.aterial.actions import build_actions
+from cardlab.games.aterial.actions import ACTIVATED_KEYS, HAND_KEYS, build_actions
 from cardlab.games.aterial.board import LEADER_START
 from cardlab.games.aterial.cards import (
     PACKAGED_DECKS,
@@ -109,6 +110,13 @@ class Aterial(Game):
         self.kinships: dict[str, tuple[Ability, ...]] = {
             i: c.abilities_of("kinship") for i, c in self.card_set.cards.items()
         }
+        # What a card can offer in the action window (A11.1, A16.4-A16.5), in action-id order.
+        self.activated_keys: dict[str, tuple[str, ...]] = {
+            i: tuple(key for key in ACTIVATED_KEYS if key in keys) for i, keys in self.keys.items()
+        }
+        self.hand_actions: dict[str, tuple[IndexedAction, ...]] = {
+            i: tuple(self.actions.hand[(i, key)] for key in HAND_KEYS if key in keys) for i, keys in self.keys.items()
+        }
 
     def __repr__(self) -> str:
         return f"Aterial({self.config!r})"
@@ -119,6 +127,12 @@ class Aterial(Game):
 
     def config_json(self) -> dict[str, Any]:
         return self.config.to_json()
+
+    @cached_property
+    def decks(self) -> tuple[Deck, Deck]:
+        """Both seats' checked decks, read once: a game's config is fixed, and reading the deck
+        files for every new state cost about a tenth of a random game."""
+        return (self.deck(0), self.deck(1))
 
     def deck(self, seat: int) -> Deck:
         """The seat's deck, checked against A5; a violation is an error naming its rule."""
@@ -135,7 +149,7 @@ class Aterial(Game):
     def new_state(self, seed: int, *, record_events: bool = True) -> AterialState:
         """A6: shuffle both decks, pick the first player, deal 5 each, then the mulligan decisions."""
         rng = make_rng(seed)
-        decks = [self.deck(0), self.deck(1)]
+        decks = self.decks
         cards, owner, leaders, piles = [], [], [], []
         for seat, deck in enumerate(decks):
             leaders.append(len(cards))

@@ -18,11 +18,9 @@ from cardlab.core.errors import IllegalActionError
 from cardlab.core.events import Event, EventLog
 from cardlab.core.game import HiddenGroup, Outcome, Player, SteppingState, player_name
 from cardlab.core.rng import derive_seed
-from cardlab.games.aterial.actions import ACTIVATED_KEYS, HAND_KEYS
 from cardlab.games.aterial.board import (
     ATTACK_SQUARES,
     DIAGONAL,
-    FRONT_ROW,
     ORTHOGONAL,
     SQUARE_NAMES,
     column_of,
@@ -343,33 +341,45 @@ class AterialState(SteppingState):
         self.events.append(Event(kind, public, secret, secret_to))
 
     def _compute_legal(self) -> tuple[IndexedAction, ...]:
-        acts = self._game.actions
-        window = self.window
+        return _OPTIONS[self.window](self)
+
+    # -- legal choices per window -------------------------------------------------------------
+
+    def _no_options(self) -> tuple[IndexedAction, ...]:
+        return ()  # the game is over
+
+    def _mulligan_options(self) -> tuple[IndexedAction, ...]:
+        return (self._game.actions.keep, self._game.actions.mulligan)
+
+    def _attack_window_options(self) -> tuple[IndexedAction, ...]:
+        if self.turn == 1:  # A12.1: the first player's first turn has no attack phase
+            return (self._game.actions.end_attack,)
+        return self._attack_options()
+
+    def _move_to_options(self) -> tuple[IndexedAction, ...]:
+        to = self._game.actions.to
+        return tuple(to[sq] for sq in self._move_destinations(self.active, self.selected))
+
+    def _deploy_to_options(self) -> tuple[IndexedAction, ...]:
+        to = self._game.actions.to
+        return tuple(to[sq] for sq in self._deploy_squares(self.active, self.cards[self.selected]))
+
+    def _attack_target_options(self) -> tuple[IndexedAction, ...]:
+        target = self._game.actions.target[1 - self.active]
+        return tuple(target[sq] for sq in self._attack_targets(self.selected)[0])
+
+    def _target_options(self) -> tuple[IndexedAction, ...]:
         me = self.active
-        if window == W_MOVE:
-            return self._move_options()
-        if window == W_ACTION:
-            return self._action_options()
-        if window == W_ATTACK:
-            if self.turn == 1:  # A12.1: the first player's first turn has no attack phase
-                return (acts.end_attack,)
-            return self._attack_options()
-        if window == W_MOVE_TO:
-            return tuple(acts.to[sq] for sq in self._move_destinations(me, self.selected))
-        if window == W_DEPLOY_TO:
-            return tuple(acts.to[sq] for sq in self._deploy_squares(me, self.cards[self.selected]))
-        if window == W_ATTACK_TARGET:
-            return tuple(acts.target[1 - me][sq] for sq in self._attack_targets(self.selected)[0])
-        if window in (W_ABILITY_TARGET, W_TRIGGER_TARGET):
-            seat = me if self.selected_key == "hand_rally" else 1 - me
-            return tuple(acts.target[seat][sq] for sq in self._ability_targets(self.selected_key, me))
-        if window == W_BLOCK:
-            return (acts.block, acts.no_block)
-        if window == W_DISCARD:
-            return tuple(acts.discard[card_id] for card_id in sorted({self.cards[i].id for i in self.hands[me]}))
-        if window == W_MULLIGAN:
-            return (acts.keep, acts.mulligan)
-        return ()
+        seat = me if self.selected_key == "hand_rally" else 1 - me
+        target = self._game.actions.target[seat]
+        return tuple(target[sq] for sq in self._ability_targets(self.selected_key, me))
+
+    def _block_options(self) -> tuple[IndexedAction, ...]:
+        return (self._game.actions.block, self._game.actions.no_block)
+
+    def _discard_options(self) -> tuple[IndexedAction, ...]:
+        discard = self._game.actions.discard
+        return tuple(discard[card_id] for card_id in sorted({self.cards[i].id for i in self.hands[self.active]}))
 
     # -- legal-choice helpers ---------------------------------------------------------------
 
@@ -391,11 +401,12 @@ class AterialState(SteppingState):
         me = self.active
         field = self.field[me]
         leader = self.leader[me]
+        moves, keys = self.moves, self.keys
         options = []
         for square, inst in enumerate(field):
-            if inst == EMPTY or self.moves[inst] >= self._moves_allowed(inst):
+            if inst == EMPTY or moves[inst] >= (2 if "nimble" in keys[inst] else 1):  # as _moves_allowed
                 continue
-            if inst == leader or any(field[n] == EMPTY for n in ORTHOGONAL[square]):
+            if inst == leader or EMPTY in [field[n] for n in ORTHOGONAL[square]]:
                 options.append(acts.move[square])  # the leader can always step (onto a subordinate if need be)
         options.append(acts.end_move)
         return tuple(options)
@@ -427,7 +438,7 @@ class AterialState(SteppingState):
     def _engaged_row(self, defender: Player) -> int:
         """A12.4: the defender's front row if it holds a unit, else the back row."""
         field = self.field[defender]
-        return 0 if any(field[sq] != EMPTY for sq in FRONT_ROW) else 1
+        return 0 if field[0] != EMPTY or field[1] != EMPTY or field[2] != EMPTY else 1  # FRONT_ROW
 
     def _attack_targets(self, square: int) -> tuple[list[int], int]:
         """A12.3-A12.4: (target squares, facing square) for the unit on `square`, if eligible."""
@@ -451,29 +462,27 @@ class AterialState(SteppingState):
 
     def _action_options(self) -> tuple[IndexedAction, ...]:
         """A11.1: deployments, activated and hand abilities with their requirements met, END_ACTION."""
-        acts = self._game.actions
+        game = self._game
+        acts = game.actions
         me = self.active
-        options: list[IndexedAction] = []
-        hand_cards = {self.cards[inst].id: self.cards[inst] for inst in self.hands[me]}
+        cards = self.cards
+        hand_cards = {cards[inst].id: cards[inst] for inst in self.hands[me]}
         hand_ids = sorted(hand_cards)
         field = self.field[me]
-        best_supply = max((self.supply(me, sq) for sq in range(6) if field[sq] == EMPTY), default=-1)
-        for card_id in hand_ids:
-            card = hand_cards[card_id]
-            if card.type == "subordinate" and card.cost <= best_supply:  # A11.3
-                options.append(acts.deploy[card_id])
+        best_supply = max([self.supply(me, sq) for sq in range(6) if field[sq] == EMPTY], default=-1)
+        options: list[IndexedAction] = [
+            acts.deploy[card_id]
+            for card_id in hand_ids
+            if hand_cards[card_id].type == "subordinate" and hand_cards[card_id].cost <= best_supply  # A11.3
+        ]
+        activate = acts.activate
         for sq, inst in enumerate(field):
-            if inst == EMPTY:
-                continue
-            keys = self.keys[inst]
-            for key in ACTIVATED_KEYS:
-                if key in keys and self._can_activate(inst, key):
-                    options.append(acts.activate[(sq, key)])
+            if inst != EMPTY:
+                for key in game.activated_keys[cards[inst].id]:
+                    if self._can_activate(inst, key):
+                        options.append(activate[(sq, key)])
         for card_id in hand_ids:
-            keys = self._game.keys[card_id]
-            for key in HAND_KEYS:
-                if key in keys:
-                    options.append(acts.hand[(card_id, key)])  # a friendly unit (the leader) always exists
+            options.extend(game.hand_actions[card_id])  # a friendly unit (the leader) always exists
         options.append(acts.end_action)
         return tuple(options)
 
@@ -531,12 +540,12 @@ class AterialState(SteppingState):
 
     def _state_check(self) -> bool:
         """Destroy, queue farewells, check losses; True if the game ended."""
+        damage = self.damage
         while True:
             doomed = [
                 inst
-                for p in (0, 1)
-                for inst in self.field[p]
-                if inst != EMPTY and self.damage[inst] and self.damage[inst] >= self.hp_value(inst)
+                for inst in (*self.field[0], *self.field[1])
+                if inst != EMPTY and damage[inst] and damage[inst] >= self.hp_value(inst)
             ]
             if not doomed:
                 break
@@ -872,6 +881,22 @@ class AterialState(SteppingState):
         if len(self.hands[me]) <= HAND_LIMIT:
             self._start_turn()
 
+
+_OPTIONS: dict[int, Callable[[AterialState], tuple[IndexedAction, ...]]] = {
+    W_MULLIGAN: AterialState._mulligan_options,
+    W_MOVE: AterialState._move_options,
+    W_MOVE_TO: AterialState._move_to_options,
+    W_ACTION: AterialState._action_options,
+    W_DEPLOY_TO: AterialState._deploy_to_options,
+    W_ABILITY_TARGET: AterialState._target_options,
+    W_TRIGGER_TARGET: AterialState._target_options,
+    W_ATTACK: AterialState._attack_window_options,
+    W_ATTACK_TARGET: AterialState._attack_target_options,
+    W_BLOCK: AterialState._block_options,
+    W_DISCARD: AterialState._discard_options,
+    W_OVER: AterialState._no_options,
+}
+"""The legal choices at each window (A10-A13, A6.4)."""
 
 _HANDLERS: dict[int, Callable[[AterialState, IndexedAction], None]] = {
     W_MULLIGAN: AterialState._on_mulligan,

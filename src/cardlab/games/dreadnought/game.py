@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -166,6 +167,12 @@ class Dreadnought(Game):
     def config_json(self) -> dict[str, Any]:
         return self.config.to_json()
 
+    @cached_property
+    def decks(self) -> tuple[Deck, Deck]:
+        """Both seats' checked decks, read once: a game's config is fixed, and reading the deck
+        files for every new state cost about a tenth of a random game."""
+        return (self.deck(0), self.deck(1))
+
     def deck(self, seat: int) -> Deck:
         """The seat's deck with its caster override, checked against D3; a violation names its rule."""
         name = self.config.decks[seat]
@@ -182,7 +189,7 @@ class Dreadnought(Game):
             raise PositionError(f"config.decks.{PLAYER_NAMES[seat]}", f"{rule}: {message}")
         return deck
 
-    def instances(self, decks: list[Deck]) -> tuple[tuple[CardDef, ...], tuple[int, ...]]:
+    def instances(self, decks: Sequence[Deck]) -> tuple[tuple[CardDef, ...], tuple[int, ...]]:
         """Per player: two casters, then the deck's cards; then the dummy tokens (D15)."""
         cards: list[CardDef] = []
         owner: list[int] = []
@@ -198,7 +205,7 @@ class Dreadnought(Game):
     def new_state(self, seed: int, *, record_events: bool = True) -> DreadnoughtState:
         """D4: shuffle both decks (D4.2), flip the tiebreak token (D4.7), then the casters' placement."""
         rng = make_rng(seed)
-        decks = [self.deck(0), self.deck(1)]
+        decks = self.decks
         cards, owner = self.instances(decks)
         state = DreadnoughtState(self, cards, owner, record_events)
         start = 0
