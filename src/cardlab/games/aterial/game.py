@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from cardlab.core.actions import IndexedAction
+from cardlab.core.decks import SeatDecks
 from cardlab.core.errors import PositionError
 from cardlab.core.game import PLAYER_NAMES, Game, parse_player
 from cardlab.core.rng import make_rng
@@ -68,7 +68,7 @@ class AterialConfig:
         )
 
 
-class Aterial(Game):
+class Aterial(SeatDecks[Deck], Game):
     """Soukoku no Aterial for one configuration; the action space follows the card set."""
 
     name = "aterial"
@@ -128,23 +128,15 @@ class Aterial(Game):
     def config_json(self) -> dict[str, Any]:
         return self.config.to_json()
 
-    @cached_property
-    def decks(self) -> tuple[Deck, Deck]:
-        """Both seats' checked decks, read once: a game's config is fixed, and reading the deck
-        files for every new state cost about a tenth of a random game."""
-        return (self.deck(0), self.deck(1))
+    def _read_deck(self, name: str) -> Deck:
+        return packaged_deck(name) if name in PACKAGED_DECKS else load_deck(Path(name))
 
-    def deck(self, seat: int) -> Deck:
-        """The seat's deck, checked against A5; a violation is an error naming its rule."""
-        name = self.config.decks[seat]
-        deck = packaged_deck(name) if name in PACKAGED_DECKS else load_deck(Path(name))
-        if self.config.leaders[seat] is not None:
-            deck = Deck(deck.id, deck.name, self.config.leaders[seat], deck.cards)  # type: ignore[arg-type]
-        problems = validate_deck(deck, self.card_set)
-        if problems:
-            rule, message = problems[0]
-            raise PositionError(f"config.decks.{PLAYER_NAMES[seat]}", f"{rule}: {message}")
-        return deck
+    def _seat_deck(self, seat: int, deck: Deck) -> Deck:
+        leader = self.config.leaders[seat]
+        return deck if leader is None else Deck(deck.id, deck.name, leader, deck.cards)
+
+    def _deck_problems(self, deck: Deck) -> list[tuple[str, str]]:
+        return validate_deck(deck, self.card_set)  # A5
 
     def new_state(self, seed: int, *, record_events: bool = True) -> AterialState:
         """A6: shuffle both decks, pick the first player, deal 5 each, then the mulligan decisions."""

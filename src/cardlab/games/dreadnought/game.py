@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from cardlab.core.actions import IndexedAction
 from cardlab.core.carddata import CardDataError
+from cardlab.core.decks import SeatDecks
 from cardlab.core.errors import PositionError
 from cardlab.core.game import PLAYER_NAMES, Game
 from cardlab.core.rng import make_rng
@@ -81,7 +81,7 @@ class DreadnoughtConfig:
         return cls((decks["P1"], decks["P2"]), pairs, None if cards is None else tuple(cards))  # type: ignore[arg-type]
 
 
-class Dreadnought(Game):
+class Dreadnought(SeatDecks[Deck], Game):
     """Dreadnought for one configuration; the action space follows the card set."""
 
     name = "dreadnought"
@@ -167,27 +167,15 @@ class Dreadnought(Game):
     def config_json(self) -> dict[str, Any]:
         return self.config.to_json()
 
-    @cached_property
-    def decks(self) -> tuple[Deck, Deck]:
-        """Both seats' checked decks, read once: a game's config is fixed, and reading the deck
-        files for every new state cost about a tenth of a random game."""
-        return (self.deck(0), self.deck(1))
+    def _read_deck(self, name: str) -> Deck:
+        return packaged_deck(name) if name in PACKAGED_DECKS else load_deck(Path(name))
 
-    def deck(self, seat: int) -> Deck:
-        """The seat's deck with its caster override, checked against D3; a violation names its rule."""
-        name = self.config.decks[seat]
-        try:
-            deck = packaged_deck(name) if name in PACKAGED_DECKS else load_deck(Path(name))
-        except Exception as error:  # a missing or malformed deck file: report it against the config
-            raise PositionError(f"config.decks.{PLAYER_NAMES[seat]}", str(error)) from None
+    def _seat_deck(self, seat: int, deck: Deck) -> Deck:
         pair = self.config.casters[seat]
-        if pair is not None:
-            deck = Deck(deck.id, deck.name, tuple(pair), deck.cards)
-        problems = validate_deck(deck, self.card_set)
-        if problems:
-            rule, message = problems[0]
-            raise PositionError(f"config.decks.{PLAYER_NAMES[seat]}", f"{rule}: {message}")
-        return deck
+        return deck if pair is None else Deck(deck.id, deck.name, tuple(pair), deck.cards)
+
+    def _deck_problems(self, deck: Deck) -> list[tuple[str, str]]:
+        return validate_deck(deck, self.card_set)  # D3
 
     def instances(self, decks: Sequence[Deck]) -> tuple[tuple[CardDef, ...], tuple[int, ...]]:
         """Per player: two casters, then the deck's cards; then the dummy tokens (D15)."""
