@@ -42,8 +42,8 @@ class SeatDecks(Generic[DeckT]):
         where = f"config.decks.{PLAYER_NAMES[seat]}"
         try:
             deck = self._read_deck(self.config.decks[seat])
-        except (OSError, ValueError, KeyError) as error:
-            raise PositionError(where, str(error).strip("'\"")) from None
+        except (OSError, ValueError) as error:  # a missing file; CardDataError and TOML errors are ValueErrors
+            raise PositionError(where, str(error)) from None
         deck = self._seat_deck(seat, deck)
         problems = self._deck_problems(deck)
         if problems:

@@ -77,6 +77,7 @@ class AterialState(SteppingState):
         "owner",
         "keys",
         "amounts",
+        "move_limit",
         "leader",
         "decks",
         "hands",
@@ -118,6 +119,7 @@ class AterialState(SteppingState):
         # Per instance: ability keys and summed amounts, read on the hot path.
         self.keys: tuple[frozenset[str], ...] = tuple(game.keys[card.id] for card in cards)
         self.amounts: tuple[dict[str, int], ...] = tuple(game.amounts[card.id] for card in cards)
+        self.move_limit: tuple[int, ...] = tuple(2 if "nimble" in keys else 1 for keys in self.keys)  # A10.4, A17.12
         n = len(cards)
         self.leader = [EMPTY, EMPTY]
         self.decks: tuple[list[int], list[int]] = ([], [])
@@ -181,6 +183,7 @@ class AterialState(SteppingState):
             "owner",
             "keys",
             "amounts",
+            "move_limit",
             "turn",
             "active",
             "first",
@@ -383,14 +386,11 @@ class AterialState(SteppingState):
 
     # -- legal-choice helpers ---------------------------------------------------------------
 
-    def _moves_allowed(self, inst: int) -> int:
-        return 2 if "nimble" in self.keys[inst] else 1  # A10.4, A17.12
-
     def _move_destinations(self, player: Player, square: int) -> list[int]:
         """A10.2-A10.3: orthogonal, empty, or (for the leader) holding a friendly subordinate."""
         field = self.field[player]
         inst = field[square]
-        if inst == EMPTY or self.moves[inst] >= self._moves_allowed(inst):
+        if inst == EMPTY or self.moves[inst] >= self.move_limit[inst]:
             return []
         is_leader = inst == self.leader[player]
         return [n for n in ORTHOGONAL[square] if field[n] == EMPTY or is_leader]
@@ -401,10 +401,10 @@ class AterialState(SteppingState):
         me = self.active
         field = self.field[me]
         leader = self.leader[me]
-        moves, keys = self.moves, self.keys
+        moves, move_limit = self.moves, self.move_limit
         options = []
         for square, inst in enumerate(field):
-            if inst == EMPTY or moves[inst] >= (2 if "nimble" in keys[inst] else 1):  # as _moves_allowed
+            if inst == EMPTY or moves[inst] >= move_limit[inst]:
                 continue
             if inst == leader or EMPTY in [field[n] for n in ORTHOGONAL[square]]:
                 options.append(acts.move[square])  # the leader can always step (onto a subordinate if need be)
