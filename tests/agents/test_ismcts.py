@@ -84,3 +84,39 @@ def test_fast_rollouts_are_refused_for_a_game_without_a_kernel() -> None:
     state = Aterial().new_state(1)
     with pytest.raises(ValueError, match="no fast rollout for 'aterial'"):
         make_agent("ismcts:iterations=5:rollout=fast").act(state.infoset(state.current_player()), random.Random(0))
+
+
+def test_a_game_is_checked_when_the_agent_is_built() -> None:
+    """`make_agent(spec, game)` refuses a rollout the game does not have before any decision."""
+    from cardlab.agents import AgentSpecError
+
+    with pytest.raises(AgentSpecError, match="no fast rollout for 'dreadnought'"):
+        make_agent("ismcts:iterations=5:rollout=fast", "dreadnought")
+    assert (
+        make_agent("ismcts:iterations=5:rollout=heuristic", "aterial").spec == "ismcts:iterations=5:rollout=heuristic"
+    )
+
+
+def test_one_agent_plays_two_games_with_each_games_rollout() -> None:
+    """The rollout policy is resolved per game: the same agent moves in Edelweiss, then in Aterial."""
+    from cardlab.games.aterial import Aterial
+
+    agent = make_agent("ismcts:iterations=4:rollout=heuristic")
+    for state in (Edelweiss().new_state(2), Aterial().new_state(2)):
+        infoset = state.infoset(state.current_player())
+        assert agent.act(infoset, random.Random(0)) in infoset.legal_actions
+
+
+def test_max_seconds_caps_an_iteration_budget() -> None:
+    """A server's cap stops the search early however many iterations the spec asks for."""
+    import time
+
+    from cardlab.agents import cap_thinking
+
+    state = Edelweiss(EdelweissConfig("skills", "accel2")).new_state(3)
+    infoset = state.infoset(state.current_player())
+    agent = make_agent("ismcts:iterations=10000000")
+    cap_thinking(agent, 0.05)
+    start = time.perf_counter()
+    assert agent.act(infoset, random.Random(0)) in infoset.legal_actions
+    assert time.perf_counter() - start < 30, "ten million iterations would take hours"

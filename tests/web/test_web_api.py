@@ -303,13 +303,19 @@ def test_rematch_only_once_over(client: Any) -> None:
 
     again = ok(client.post(url, json={"token": tokens["P2"]}), 201)
     assert again["id"] != game_id
-    assert set(again["tokens"]) == set(SEATS)
-    assert set(again["tokens"].values()).isdisjoint(tokens.values())
-    assert again["urls"] == {seat: f"/play/{again['id']}?token={again['tokens'][seat]}" for seat in SEATS}
+    assert set(again["tokens"]) == {"P2"}, "a seat gets its own token only"
+    assert again["tokens"]["P2"] not in tokens.values()
+    assert again["urls"] == {"P2": f"/play/{again['id']}?token={again['tokens']['P2']}"}
+    mine = ok(client.post(url, json={"token": tokens["P1"]}), 201)
+    assert mine["id"] == again["id"], "both players land in the same rematch"
+    assert set(mine["tokens"]) == {"P1"} and mine["tokens"]["P1"] != again["tokens"]["P2"]
+    links = {"P1": mine["urls"]["P1"], "P2": again["urls"]["P2"]}
+    fresh_tokens = {"P1": mine["tokens"]["P1"], "P2": again["tokens"]["P2"]}
     for seat in SEATS:
         view = get_view(client, game_id, tokens[seat])
-        assert view["rematch_url"] == again["urls"][seat]
-        fresh = get_view(client, again["id"], again["tokens"][seat])
+        assert view["rematch_url"] == links[seat]
+        fresh = get_view(client, again["id"], fresh_tokens[seat])
+        assert fresh["seat"] == seat
         assert fresh["status"] == "running" and fresh["version"] == 0
         assert fresh["observation"]["config"] == view["observation"]["config"]
         assert fresh["seats"] == view["seats"]

@@ -19,6 +19,12 @@ class Agent(Protocol):
     def act(self, infoset: InfoSet, rng: random.Random) -> Action: ...
 
 
+def cap_thinking(agent: Agent, seconds: float) -> None:
+    """Bound the agent's thinking time per decision, if it searches (`max_seconds`); others are quick."""
+    if hasattr(agent, "max_seconds"):
+        agent.max_seconds = seconds
+
+
 class AgentSpecError(CardlabError, ValueError):
     """An agent spec string that names no agent or has a bad parameter."""
 
@@ -67,13 +73,21 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name, kwargs
 
 
-def make_agent(spec: str) -> Agent:
-    """Build an agent from its spec string, e.g. `random`, `ismcts:iterations=400`."""
+def make_agent(spec: str, game: str | None = None) -> Agent:
+    """Build an agent from its spec string, e.g. `random`, `ismcts:iterations=400`.
+
+    With `game`, also check that the agent can play that game (e.g. that a rollout policy it
+    names exists there), so that a bad spec fails now and not at its first decision.
+    """
     name, kwargs = parse_spec(spec)
     try:
-        return _registry()[name](**kwargs)
+        agent = _registry()[name](**kwargs)
+        prepare = getattr(agent, "prepare", None)
+        if game is not None and prepare is not None:
+            prepare(game)
     except ValueError as exc:
         raise AgentSpecError(f"{spec}: {exc}") from None
+    return agent
 
 
 def format_spec(name: str, params: dict[str, Any], defaults: dict[str, Any]) -> str:

@@ -54,30 +54,43 @@ class ISMCTSAgent:
         self.rollout = rollout
         params = {"iterations": iterations, "time": time, "c": c, "rollout": rollout}
         self.spec = format_spec("ismcts", params, self._DEFAULTS)
-        self._policy: Policy | None = None
-        self._fast: FastRollout | None = None
+        self.max_seconds: float | None = None
+        """A cap on thinking time per decision, whatever the budget (a server bounds its agents)."""
+        self._rollouts: dict[str, tuple[Policy | None, FastRollout | None]] = {}
+
+    def prepare(self, game_name: str) -> None:
+        """Resolve the rollout policy for `game_name`; a ValueError if that game has none."""
+        if game_name not in self._rollouts:
+            if self.rollout == "fast":  # the compiled kernel plays heuristic rollouts
+                self._rollouts[game_name] = (None, fast_rollout(game_name))
+            else:
+                self._rollouts[game_name] = (policy_by_name(game_name, self.rollout), None)
 
     def act(self, infoset: InfoSet, rng: random.Random) -> Action:
         legal = infoset.legal_actions
         if len(legal) == 1:
             return legal[0]
-        if self._policy is None and self._fast is None:
-            if self.rollout == "fast":  # the compiled kernel plays heuristic rollouts
-                self._fast = fast_rollout(infoset.game.name)
-            else:
-                self._policy = policy_by_name(infoset.game.name, self.rollout)
+        self.prepare(infoset.game.name)
+        policy, fast = self._rollouts[infoset.game.name]
         root = _Node(None)
-        deadline = time.perf_counter() + self.time if self.time > 0 else None
+        now = time.perf_counter()
+        deadline = now + self.time if self.time > 0 else None
+        if self.max_seconds is not None:
+            deadline = min(deadline or math.inf, now + self.max_seconds)
         iteration = 0
-        while (time.perf_counter() < deadline) if deadline is not None else iteration < self.iterations:
-            self._iterate(root, infoset.sample_world(rng), rng)
+        while self.time > 0 or iteration < self.iterations:
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            self._iterate(root, infoset.sample_world(rng), rng, policy, fast)
             iteration += 1
         tried = [action for action in legal if action in root.children]
         if not tried:
             return legal[0]
         return max(tried, key=lambda action: root.children[action].visits)  # ties: the first legal
 
-    def _iterate(self, root: _Node, world: State, rng: random.Random) -> None:
+    def _iterate(
+        self, root: _Node, world: State, rng: random.Random, policy: Policy | None, fast: FastRollout | None
+    ) -> None:
         path = [root]
         node = root
         # Selection and expansion: descend while every legal move has been tried.
@@ -102,12 +115,9 @@ class ISMCTSAgent:
             world.apply(action)
             path.append(node)
         # Rollout to the end of the game.
-        if self._fast is not None:
-            returns = (
-                self._fast(world, "heuristic", rng.getrandbits(62)) if not world.is_terminal() else world.returns()
-            )
+        if fast is not None:
+            returns = fast(world, "heuristic", rng.getrandbits(62)) if not world.is_terminal() else world.returns()
         else:
-            policy = self._policy
             assert policy is not None
             while world.current_player() is not None:
                 world.apply(policy(world, rng))

@@ -2,6 +2,7 @@
 
 An action is committed here before the server acknowledges it, so a restarted server rebuilds
 every game exactly from its config, seed and action list (the engine is deterministic).
+Only token hashes are stored: a leaked database hands out no seat.
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ CREATE TABLE IF NOT EXISTS play_games (
     config   TEXT NOT NULL,      -- the game's config JSON
     seed     INTEGER NOT NULL,
     seats    TEXT NOT NULL,      -- {"P1": "human" | agent spec, "P2": ...}
-    created  TEXT NOT NULL DEFAULT (datetime('now'))
+    created  TEXT NOT NULL DEFAULT (datetime('now')),
+    finished INTEGER NOT NULL DEFAULT 0,  -- 1 once the game is over (agents need not resume it)
+    rematch  TEXT                         -- id of the rematch game, once one was asked for
 );
 CREATE TABLE IF NOT EXISTS play_tokens (
     game_id    TEXT NOT NULL REFERENCES play_games(id),
@@ -65,6 +68,16 @@ class PlayDB:
         self._conn = sqlite3.connect(self.path, check_same_thread=False)
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.executescript(SCHEMA)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Add the columns that databases written by earlier versions lack."""
+        columns = {row[1] for row in self._conn.execute("PRAGMA table_info(play_games)")}
+        with self._conn:
+            if "finished" not in columns:
+                self._conn.execute("ALTER TABLE play_games ADD COLUMN finished INTEGER NOT NULL DEFAULT 0")
+            if "rematch" not in columns:
+                self._conn.execute("ALTER TABLE play_games ADD COLUMN rematch TEXT")
 
     def close(self) -> None:
         self._conn.close()
@@ -94,6 +107,38 @@ class PlayDB:
             self._conn.execute(
                 "INSERT INTO play_actions (game_id, idx, action) VALUES (?, ?, ?)", (game_id, index, action)
             )
+
+    def add_token(self, game_id: str, seat: str, token: str) -> None:
+        """Give `seat` a token unless it has one (a rematch seat is claimed when first asked for)."""
+        with self._lock, self._conn:
+            self._conn.execute(
+                "INSERT OR IGNORE INTO play_tokens (game_id, seat, token_hash) VALUES (?, ?, ?)",
+                (game_id, seat, hash_token(token)),
+            )
+
+    def mark_finished(self, game_id: str) -> None:
+        with self._lock, self._conn:
+            self._conn.execute("UPDATE play_games SET finished = 1 WHERE id = ?", (game_id,))
+
+    def unfinished_with_agents(self) -> list[str]:
+        """Ids of games not known to be over that have an agent seat (to resume after a restart)."""
+        with self._lock:
+            rows = self._conn.execute("SELECT id, seats FROM play_games WHERE finished = 0 ORDER BY created").fetchall()
+        return [game_id for game_id, seats in rows if any(who != "human" for who in json.loads(seats).values())]
+
+    def rematch_of(self, game_id: str) -> str | None:
+        with self._lock:
+            row = self._conn.execute("SELECT rematch FROM play_games WHERE id = ?", (game_id,)).fetchone()
+        return None if row is None or row[0] is None else str(row[0])
+
+    def set_rematch(self, game_id: str, rematch_id: str) -> str:
+        """Record the rematch unless one is recorded already; returns the one that holds."""
+        with self._lock, self._conn:
+            self._conn.execute(
+                "UPDATE play_games SET rematch = ? WHERE id = ? AND rematch IS NULL", (rematch_id, game_id)
+            )
+            row = self._conn.execute("SELECT rematch FROM play_games WHERE id = ?", (game_id,)).fetchone()
+        return str(row[0])
 
     def seat_of(self, game_id: str, token: str) -> str | None:
         with self._lock:

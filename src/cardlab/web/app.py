@@ -6,25 +6,34 @@ the engine and sends each seat only its own view. Errors are 4xx JSON `{error, l
 
 from __future__ import annotations
 
+import json
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from cardlab.games import GAME_NAMES
 from cardlab.store.play_db import PlayDB
-from cardlab.web.manager import GAME_TITLES, GameManager, Rejected
+from cardlab.web.manager import GAME_TITLES, GameManager, Rejected, ServerLimits
 
 MAX_BODY = 16 * 1024
 """Request bodies above this size are refused (413) before they are read."""
 
 AGENT_CHOICES = ["random", "heuristic", "ismcts:iterations=200:rollout=heuristic"]
 
+TOKEN = r"^[A-Za-z0-9_-]*$"
+"""Seat tokens are URL-safe base64: anything else is refused before it reaches the database."""
+
 _WEB = resources.files("cardlab.web")
+_log = logging.getLogger("cardlab.web")
 
 
 class NewGame(BaseModel):
@@ -35,18 +44,62 @@ class NewGame(BaseModel):
 
 
 class ActionRequest(BaseModel):
-    token: str = Field(max_length=200)
+    token: str = Field(max_length=200, pattern=TOKEN)
     action: str = Field(max_length=200)
+    version: int | None = Field(default=None, ge=0, lt=2**31)
+    """The version of the view the client acted on; a stale one is refused (409)."""
 
 
 class TokenRequest(BaseModel):
-    token: str = Field(max_length=200)
+    token: str = Field(max_length=200, pattern=TOKEN)
 
 
-def create_app(db_path: Path | str, agent_delay: float = 0.6) -> FastAPI:
+def body_problem(body: bytes) -> str | None:
+    """Why a request body is not plain JSON, or None.
+
+    Python's json module accepts what JSON does not (NaN, Infinity, numbers that overflow to
+    infinity, lone surrogates); such values would fail deep inside the server, so they are
+    refused at the door.
+    """
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except UnicodeDecodeError:
+        return "the body is not UTF-8 text"
+    except RecursionError:
+        return "the body is nested too deeply"
+    except ValueError as exc:  # malformed JSON, or an integer too long to read
+        return f"the body is not valid JSON: {str(exc)[:120]}"
+    try:
+        json.dumps(data, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return "a string in the body holds a lone surrogate (not valid Unicode)"
+    except RecursionError:
+        return "the body is nested too deeply"
+    except ValueError:
+        return "NaN, Infinity and numbers beyond the float range are not JSON"
+    return None
+
+
+def _validation_error(exc: RequestValidationError) -> dict[str, Any]:
+    """The first problem, by field, without echoing the input back (it may not even print)."""
+    problems = []
+    for error in exc.errors():
+        where = ".".join(str(part) for part in error.get("loc", ())[1:]) or "body"
+        problems.append(f"{where}: {error.get('msg', 'invalid')}")
+    return {"error": "; ".join(problems[:3]) or "invalid request"}
+
+
+def create_app(db_path: Path | str, agent_delay: float = 0.6, limits: ServerLimits | None = None) -> FastAPI:
     """The app over one SQLite database; `agent_delay` paces the AI's moves for people."""
-    app = FastAPI(title="cardlab", description="Play cardlab games against the AI or a friend.")
-    manager = GameManager(PlayDB(db_path), agent_delay)
+    manager = GameManager(PlayDB(db_path), agent_delay, limits)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        manager.resume_agents()  # agents to move after a restart play on without waiting for a visitor
+        yield
+        manager.close()
+
+    app = FastAPI(title="cardlab", description="Play cardlab games against the AI or a friend.", lifespan=lifespan)
     app.state.manager = manager
     static = Path(str(_WEB.joinpath("static")))
     app.mount("/static", StaticFiles(directory=static), name="static")
@@ -60,11 +113,30 @@ def create_app(db_path: Path | str, agent_delay: float = 0.6) -> FastAPI:
             return JSONResponse({"error": f"request body larger than {MAX_BODY} bytes"}, status_code=413)
         if request.method == "POST" and length is None:
             return JSONResponse({"error": "a Content-Length header is required"}, status_code=411)
-        return await call_next(request)
+        if request.method == "POST" and length != "0":
+            problem = body_problem(await request.body())
+            if problem is not None:
+                return JSONResponse({"error": problem}, status_code=422)
+        response: Response = await call_next(request)
+        # Pages and answers may carry seat tokens (in their URL or body): never cache them, never
+        # send their URL on to another site.
+        response.headers["Referrer-Policy"] = "no-referrer"
+        if not request.url.path.startswith("/static/"):
+            response.headers["Cache-Control"] = "no-store"
+        return response
 
     @app.exception_handler(Rejected)
     async def rejected(_: Request, exc: Rejected) -> JSONResponse:
         return JSONResponse(exc.body(), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse(_validation_error(exc), status_code=422)
+
+    @app.exception_handler(Exception)
+    async def failed(request: Request, exc: Exception) -> JSONResponse:
+        _log.exception("unexpected error on %s %s", request.method, request.url.path)
+        return JSONResponse({"error": "internal error; the request changed nothing it had not committed"}, 500)
 
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
@@ -79,27 +151,31 @@ def create_app(db_path: Path | str, agent_delay: float = 0.6) -> FastAPI:
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str, token: str | None = None) -> dict[str, Any]:
         live = manager.get(game_id)
-        return manager.view(live, manager.seat_for(live, token))
+        return manager.view(live, manager.seat_for(live, token), token)
 
     @app.post("/api/games/{game_id}/actions")
     async def post_action(game_id: str, body: ActionRequest) -> dict[str, Any]:
         live = manager.get(game_id)
         seat = manager.seat_for(live, body.token)
         assert seat is not None
-        await manager.act(live, seat, body.action)
-        return manager.view(live, seat)
+        await manager.act(live, seat, body.action, body.version)
+        return manager.view(live, seat, body.token)
 
     @app.post("/api/games/{game_id}/rematch", status_code=201)
     async def rematch(game_id: str, body: TokenRequest) -> dict[str, Any]:
         live = manager.get(game_id)
-        manager.seat_for(live, body.token)
+        seat = manager.seat_for(live, body.token)
+        assert seat is not None
         if not live.over:
             raise Rejected(409, "a rematch starts once the game is over")
-        return manager.rematch(live)
+        return manager.rematch(live, seat, body.token)
 
     @app.get("/api/games/{game_id}/replay")
-    async def replay(game_id: str) -> dict[str, Any]:
-        return manager.replay(manager.get(game_id))
+    async def replay(game_id: str, token: str | None = None) -> dict[str, Any]:
+        """Each step as the viewer saw it: a seat (with its token) its own secrets, anyone else public
+        information; the whole game once it is over."""
+        live = manager.get(game_id)
+        return await manager.replay(live, manager.seat_for(live, token))
 
     @app.get("/api/rules/{game}", response_class=HTMLResponse)
     async def rules_fragment(game: str) -> str:
@@ -117,12 +193,22 @@ def create_app(db_path: Path | str, agent_delay: float = 0.6) -> FastAPI:
             return
         await websocket.accept()
         key = id(websocket)
-        manager.subscribe(live, key, seat, websocket.send_json)
         try:
-            await websocket.send_json(manager.view(live, seat))
-            while True:
-                await websocket.receive_text()  # clients only listen; anything they send is ignored
-        except WebSocketDisconnect:
+            live = manager.get(game_id)  # again: the game may have been reloaded while we waited
+            manager.subscribe(live, key, seat, token, websocket.send_text)
+        except Rejected as exc:
+            await websocket.close(code=1013, reason=exc.error)  # too many sockets: try again later
+            return
+        try:
+            await websocket.send_json(manager.view(live, seat, token))
+            while True:  # clients only listen: text is ignored, a binary frame closes the socket
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                if message.get("bytes") is not None:
+                    await websocket.close(code=1003, reason="this socket accepts text frames only")
+                    break
+        except (WebSocketDisconnect, RuntimeError):  # the client vanished mid-send
             pass
         finally:
             manager.unsubscribe(live, key)

@@ -1,22 +1,30 @@
 """Live games behind the web app: authoritative states, seat views, agents and subscribers.
 
 Each game is rebuilt from its stored config, seed and actions (the engine is deterministic),
-so a restarted server resumes every game exactly. One asyncio lock per game serialises its
-actions; a failure in one game never touches another.
+so a restarted server resumes every game exactly, and an idle game can be dropped from memory
+and rebuilt when it is next asked for. One asyncio lock per game serialises its actions; a
+failure in one game never touches another.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
+import hmac
+import json
 import secrets
+import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
-from cardlab.agents import Agent, AgentSpecError, make_agent, parse_spec
+from cardlab.agents import Agent, AgentSpecError, cap_thinking, make_agent, parse_spec
 from cardlab.core.errors import CardlabError
-from cardlab.core.game import PLAYER_NAMES, Game, State, parse_player
+from cardlab.core.game import PLAYER_NAMES, Game, Player, State, parse_player
 from cardlab.core.rng import derive_seed, make_rng
 from cardlab.games import GAME_NAMES, game_class
 from cardlab.store.play_db import PlayDB
@@ -38,7 +46,33 @@ class Rejected(Exception):
         return {"error": self.error} if self.legal is None else {"error": self.error, "legal": self.legal}
 
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+Send = Callable[[str], Awaitable[None]]
+"""Sends one JSON text to one subscriber."""
+
+
+@dataclass(frozen=True)
+class ServerLimits:
+    """What one server spends on its games: no game, agent or crowd may take it all."""
+
+    think_time: float = 2.0
+    """Seconds an agent may think per decision, whatever its spec asks for."""
+    max_iterations: int = 5000
+    """The most search iterations a web seat may ask for."""
+    agent_workers: int = 4
+    """Threads that run agents' decisions, shared fairly (first come, first served) by all games."""
+    max_live_games: int = 256
+    """Games kept in memory at most; idle ones beyond this are dropped (and rebuilt on demand)."""
+    idle_seconds: float = 600.0
+    """A game nobody has touched for this long is dropped from memory."""
+    max_sockets: int = 64
+    """Websockets per game (seats and spectators together)."""
+
+
+@dataclass
+class Subscriber:
+    seat: str | None
+    token: str | None
+    send: Send
 
 
 @dataclass
@@ -50,28 +84,22 @@ class LiveGame:
     state: State
     actions: list[str]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    subscribers: dict[int, tuple[str | None, Send]] = field(default_factory=dict)
+    subscribers: dict[int, Subscriber] = field(default_factory=dict)
     agents: dict[str, Agent] = field(default_factory=dict)
     agent_task: asyncio.Task[None] | None = None
-    rematch: dict[str, str] = field(default_factory=dict)  # seat -> link of the rematch game
+    rematch: str | None = None  # id of the rematch game, once asked for
+    replays: dict[str | None, tuple[int, asyncio.Future[dict[str, Any]]]] = field(default_factory=dict)
+    touched: float = field(default_factory=time.monotonic)
 
     @property
     def over(self) -> bool:
         return self.state.current_player() is None
 
-
-MAX_ITERATIONS = 5000
-MAX_SECONDS = 2.0
-"""Search budgets a web seat may ask for: one game must not tie up the server."""
-
-
-def _check_agent(seat: str, spec: str) -> None:
-    try:
-        _, params = parse_spec(spec)
-    except AgentSpecError as exc:
-        raise Rejected(422, f"seats.{seat}: {exc}") from None
-    if params.get("iterations", 0) > MAX_ITERATIONS or params.get("time", 0.0) > MAX_SECONDS:
-        raise Rejected(422, f"seats.{seat}: at most {MAX_ITERATIONS} iterations or {MAX_SECONDS} s per decision")
+    @property
+    def busy(self) -> bool:
+        """Someone is watching, acting or thinking: the game must stay in memory."""
+        thinking = self.agent_task is not None and not self.agent_task.done()
+        return bool(self.subscribers) or self.lock.locked() or thinking
 
 
 def _renderer(game: str) -> Any:
@@ -88,26 +116,63 @@ def _check_no_files(game: str, config: Mapping[str, Any] | None) -> None:
     if isinstance(decks, Mapping):
         packaged = import_module(f"cardlab.games.{game}.cards").PACKAGED_DECKS
         for seat, deck in decks.items():
-            if deck not in packaged:
+            if not isinstance(deck, str) or deck not in packaged:
                 choices = ", ".join(packaged)
                 raise Rejected(422, f"config.decks.{seat}: expected a packaged deck ({choices}), got {deck!r}")
+
+
+def rematch_token(token: str, rematch_id: str) -> str:
+    """A seat's token in the rematch game, derived from its token in this one.
+
+    Only the holder of this game's token can compute it, so the server never stores it in
+    clear, and every request of that seat (or view of its) finds the same one.
+    """
+    digest = hmac.new(token.encode(), f"rematch:{rematch_id}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:18]).decode()
 
 
 class GameManager:
     """Creates, loads, advances and watches games; the HTTP layer only translates."""
 
-    def __init__(self, db: PlayDB, agent_delay: float = 0.6) -> None:
+    def __init__(self, db: PlayDB, agent_delay: float = 0.6, limits: ServerLimits | None = None) -> None:
         self.db = db
         self.agent_delay = agent_delay
-        self._live: dict[str, LiveGame] = {}
+        self.limits = limits or ServerLimits()
+        self._live: OrderedDict[str, LiveGame] = OrderedDict()
+        self._pool = ThreadPoolExecutor(self.limits.agent_workers, thread_name_prefix="cardlab-agent")
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
 
     # -- creating and loading ---------------------------------------------------------------
 
+    def _check_agent(self, game: str, seat: str, spec: str) -> None:
+        """Build the agent now: a spec that cannot play this game is refused before anything is stored."""
+        try:
+            _, params = parse_spec(spec)
+            make_agent(spec, game)
+        except AgentSpecError as exc:
+            raise Rejected(422, f"seats.{seat}: {exc}") from None
+        limits = self.limits
+        if params.get("iterations", 0) > limits.max_iterations or params.get("time", 0.0) > limits.think_time:
+            raise Rejected(
+                422, f"seats.{seat}: at most {limits.max_iterations} iterations or {limits.think_time:g} s per decision"
+            )
+
     def create(
-        self, game: str, config: Mapping[str, Any] | None, seats: Mapping[str, str], seed: int | None = None
+        self,
+        game: str,
+        config: Mapping[str, Any] | None,
+        seats: Mapping[str, str],
+        seed: int | None = None,
+        *,
+        with_tokens: bool = True,
     ) -> dict[str, Any]:
-        """A new game; returns its id, each human seat's token and link, and the spectator link."""
-        if game not in GAME_NAMES:
+        """A new game; returns its id, each human seat's token and link, and the spectator link.
+
+        Without tokens the seats are claimed later, one by one (`db.add_token`), as in a rematch.
+        """
+        if not isinstance(game, str) or game not in GAME_NAMES:
             raise Rejected(422, f"unknown game {game!r}; known games: {list(GAME_NAMES)}")
         if not isinstance(seats, Mapping) or set(seats) != set(PLAYER_NAMES):
             raise Rejected(422, 'seats must be {"P1": "human" | agent spec, "P2": ...}')
@@ -115,7 +180,7 @@ class GameManager:
             if not isinstance(who, str):
                 raise Rejected(422, f"seats.{seat} must be a string")
             if who != HUMAN:
-                _check_agent(seat, who)
+                self._check_agent(game, seat, who)
         _check_no_files(game, config)
         try:
             built = game_class(game).from_config(config or {}) if config else game_class(game)()
@@ -124,7 +189,8 @@ class GameManager:
         except (CardlabError, ValueError, TypeError) as exc:
             raise Rejected(422, f"config: {exc}") from None
         game_id = secrets.token_urlsafe(9)
-        tokens = {seat: secrets.token_urlsafe(18) for seat, who in seats.items() if who == HUMAN}
+        humans = [seat for seat, who in seats.items() if who == HUMAN and with_tokens]
+        tokens = {seat: secrets.token_urlsafe(18) for seat in humans}
         self.db.create(game_id, game, built.config_json(), seed, dict(seats), tokens)
         return {
             "id": game_id,
@@ -134,22 +200,61 @@ class GameManager:
         }
 
     def get(self, game_id: str) -> LiveGame:
-        """The live game, rebuilt from the database if this process has not seen it yet."""
+        """The live game, rebuilt from the database if this process does not hold it now."""
         live = self._live.get(game_id)
-        if live is not None:
-            return live
+        if live is None:
+            live = self._load(game_id)
+            self._live[game_id] = live
+            self._schedule_agents(live)
+        self._live.move_to_end(game_id)
+        live.touched = time.monotonic()
+        self._evict(keep=game_id)
+        return live
+
+    def _load(self, game_id: str) -> LiveGame:
         record = self.db.load(game_id)
         if record is None:
             raise Rejected(404, f"no game {game_id!r}")
-        game = game_class(record.game).from_config(record.config)
-        state = game.new_state(record.seed, record_events=True)
-        for action in record.actions:
-            state.apply(action)
-        live = LiveGame(record.id, game, record.seed, record.seats, state, record.actions)
-        live.agents = {seat: make_agent(who) for seat, who in record.seats.items() if who != HUMAN}
-        self._live[game_id] = live
-        self._schedule_agents(live)
+        try:
+            game = game_class(record.game).from_config(record.config)
+            state = game.new_state(record.seed, record_events=True)
+            for action in record.actions:
+                state.apply(action)
+            agents = {seat: make_agent(who, record.game) for seat, who in record.seats.items() if who != HUMAN}
+        except (CardlabError, ValueError, TypeError) as exc:  # stored by an older version that checked less
+            raise Rejected(409, f"game {game_id!r} cannot be resumed by this version: {exc}") from None
+        for agent in agents.values():
+            cap_thinking(agent, self.limits.think_time)
+        live = LiveGame(record.id, game, record.seed, record.seats, state, record.actions, agents=agents)
+        live.rematch = self.db.rematch_of(game_id)
+        if live.over:
+            self.db.mark_finished(game_id)
         return live
+
+    def _evict(self, keep: str) -> None:
+        """Drop idle games, oldest first, beyond the cap or past the idle time; they reload on demand.
+
+        `keep` (the game being served) and busy games stay: a request never acts on a dropped copy.
+        """
+        limits = self.limits
+        now = time.monotonic()
+        for game_id, live in list(self._live.items()):
+            excess = len(self._live) > limits.max_live_games
+            if not excess and now - live.touched < limits.idle_seconds:
+                break  # ordered by last use: every later game is younger
+            if game_id != keep and not live.busy:
+                del self._live[game_id]
+
+    def resume_agents(self) -> int:
+        """After a restart: load every unfinished game with an agent seat, so agents to move play on."""
+        resumed = 0
+        for game_id in self.db.unfinished_with_agents():
+            try:
+                live = self.get(game_id)
+            except Rejected:
+                continue
+            resumed += not live.over
+        return resumed
 
     def seat_for(self, live: LiveGame, token: str | None) -> str | None:
         """None for a spectator (no token); a wrong token is refused."""
@@ -162,7 +267,7 @@ class GameManager:
 
     # -- views --------------------------------------------------------------------------------
 
-    def view(self, live: LiveGame, seat: str | None) -> dict[str, Any]:
+    def view(self, live: LiveGame, seat: str | None, token: str | None = None) -> dict[str, Any]:
         """Everything one seat (or a spectator) may see; built from that seat's observation."""
         state = live.state
         player = None if seat is None else parse_player(seat)
@@ -187,47 +292,48 @@ class GameManager:
             "result": None
             if outcome is None
             else {"winner": None if outcome.winner is None else PLAYER_NAMES[outcome.winner], "reason": outcome.reason},
-            "rematch_url": live.rematch.get(seat or ""),
+            "rematch_url": self._rematch_url(live, seat, token),
         }
 
-    def replay(self, live: LiveGame) -> dict[str, Any]:
-        """Every step of the game: public views while it runs, the full view once it is over."""
-        full = live.over
-        state = live.game.new_state(live.seed, record_events=True)
-        render = _renderer(live.game.name)
-        frames = [self._frame(state, None, None, 0, full, render)]
-        for action in live.actions:
-            actor = state.current_player()
-            seen = len(state.events or [])
-            state.apply(action)
-            frames.append(self._frame(state, action, actor, seen, full, render))
-        return {"id": live.id, "game": live.game.name, "status": "over" if full else "running", "frames": frames}
+    def _rematch_url(self, live: LiveGame, seat: str | None, token: str | None) -> str | None:
+        """This seat's own link into the rematch, once either player asked for one."""
+        if live.rematch is None or seat is None or token is None or live.seats.get(seat) != HUMAN:
+            return None
+        own = rematch_token(token, live.rematch)
+        self.db.add_token(live.rematch, seat, own)
+        return f"/play/{live.rematch}?token={own}"
 
-    @staticmethod
-    def _frame(state: State, action: str | None, actor: int | None, seen: int, full: bool, render: Any) -> dict:
-        observation = state.observation(None)
-        if full:  # after the end nothing is secret any more: show both hands
-            for p, seat in enumerate(PLAYER_NAMES):
-                observation["players"][seat]["hand"] = state.observation(p)["players"][seat]["hand"]
-                if "hand_complete" in observation["players"][seat]:
-                    observation["players"][seat]["hand_complete"] = True
-        assert state.events is not None
-        events = list(state.events)[seen:]
-        views = [event.view(event.secret_to if full else None) for event in events]
-        return {
-            "action": action,
-            "actor": None if actor is None else PLAYER_NAMES[actor],
-            "observation": observation,
-            "events": [dict(view, text=render.event_text(view)) for view in views],
-        }
+    async def replay(self, live: LiveGame, seat: str | None) -> dict[str, Any]:
+        """Every step of the game as `seat` (None: anyone) saw it; all of it once the game is over.
+
+        Built in a worker thread, once per version and viewer: replays never stall the event loop.
+        """
+        viewer = "all" if live.over else seat
+        version = len(live.actions)
+        cached = live.replays.get(viewer)
+        if cached is None or cached[0] != version:
+            actions = tuple(live.actions)
+            player = None if seat is None else parse_player(seat)
+            work = asyncio.get_running_loop().run_in_executor(
+                None, _build_replay, live.id, live.game, live.seed, actions, player, live.over
+            )
+            cached = (version, asyncio.ensure_future(work))
+            live.replays[viewer] = cached
+        return await asyncio.shield(cached[1])
 
     # -- acting -------------------------------------------------------------------------------
 
-    async def act(self, live: LiveGame, seat: str, action: str) -> None:
-        """Validate, commit to the database, apply, tell every subscriber; then let agents move."""
+    async def act(self, live: LiveGame, seat: str, action: str, version: int | None = None) -> None:
+        """Validate, commit to the database, apply, tell every subscriber; then let agents move.
+
+        `version` is the version of the view the client acted on: a stale one (a repeated or
+        crossed request) is refused, so an action is never applied twice.
+        """
         async with live.lock:
             state = live.state
             legal = [str(a) for a in state.legal_actions()]
+            if version is not None and version != len(live.actions):
+                raise Rejected(409, f"stale version {version}: the game is at version {len(live.actions)}", legal)
             if state.current_player() is None:
                 raise Rejected(409, "the game is over", [])
             if PLAYER_NAMES[state.current_player()] != seat:
@@ -243,6 +349,9 @@ class GameManager:
         self.db.append_action(live.id, len(live.actions), action)
         live.state.apply(action)
         live.actions.append(action)
+        live.touched = time.monotonic()
+        if live.over:
+            self.db.mark_finished(live.id)
 
     def _schedule_agents(self, live: LiveGame) -> None:
         player = live.state.current_player()
@@ -255,7 +364,12 @@ class GameManager:
                 live.agent_task = None
 
     async def _run_agents(self, live: LiveGame) -> None:
-        """Agents play their turns with a short delay, so that people can follow."""
+        """Agents play their turns with a short delay, so that people can follow.
+
+        Decisions run in the shared agent pool, each bounded by the think time, so a searching
+        agent delays other games by at most that much per decision it holds a thread.
+        """
+        loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(self.agent_delay)
             async with live.lock:
@@ -265,29 +379,97 @@ class GameManager:
                 infoset = live.state.infoset(player)
                 rng = make_rng(derive_seed(live.seed, "web-agent", len(live.actions)))
                 agent = live.agents[PLAYER_NAMES[player]]
-                action = await asyncio.to_thread(agent.act, infoset, rng)
+                action = await loop.run_in_executor(self._pool, agent.act, infoset, rng)
                 self._commit(live, str(action))
             await self.broadcast(live)
 
     # -- subscribers --------------------------------------------------------------------------
 
-    def subscribe(self, live: LiveGame, key: int, seat: str | None, send: Send) -> None:
-        live.subscribers[key] = (seat, send)
+    def subscribe(self, live: LiveGame, key: int, seat: str | None, token: str | None, send: Send) -> None:
+        """Add a socket; refused once the game has as many as the server allows."""
+        if len(live.subscribers) >= self.limits.max_sockets:
+            raise Rejected(429, f"this game already has {self.limits.max_sockets} connections")
+        live.subscribers[key] = Subscriber(seat, token, send)
 
     def unsubscribe(self, live: LiveGame, key: int) -> None:
         live.subscribers.pop(key, None)
 
     async def broadcast(self, live: LiveGame) -> None:
-        """Each subscriber gets its own seat's view; a dead socket is dropped."""
-        for key, (seat, send) in list(live.subscribers.items()):
+        """Each subscriber gets its own seat's view, built once per seat; a dead socket is dropped."""
+        texts: dict[tuple[str | None, str | None], str] = {}
+        for subscriber in live.subscribers.values():
+            key = (subscriber.seat, subscriber.token)
+            if key not in texts:
+                texts[key] = json.dumps(self.view(live, subscriber.seat, subscriber.token))
+
+        async def push(key: int, subscriber: Subscriber) -> None:
+            text = texts[(subscriber.seat, subscriber.token)]
             try:
-                await send(self.view(live, seat))
+                await asyncio.wait_for(subscriber.send(text), timeout=5.0)
             except Exception:  # any failure of one client must not reach the others
                 live.subscribers.pop(key, None)
 
-    def rematch(self, live: LiveGame) -> dict[str, Any]:
-        """A new game with the same config and seats; each human seat of this game is told its link."""
-        created = self.create(live.game.name, live.game.config_json(), live.seats)
-        live.rematch.update(created["urls"])
-        self.get(created["id"])
-        return created
+        await asyncio.gather(*(push(key, sub) for key, sub in list(live.subscribers.items())))
+
+    def rematch(self, live: LiveGame, seat: str, token: str) -> dict[str, Any]:
+        """The game's one rematch (same config and seats, a new deal); this seat's own link into it.
+
+        Whichever seat asks first creates it; every later request, from either seat, lands in the
+        same game. Each seat receives only its own token.
+        """
+        if live.rematch is None:
+            created = self.create(live.game.name, live.game.config_json(), live.seats, with_tokens=False)
+            live.rematch = self.db.set_rematch(live.id, created["id"])
+        rematch_id = live.rematch
+        own = rematch_token(token, rematch_id)
+        tokens = {}
+        if live.seats.get(seat) == HUMAN:
+            self.db.add_token(rematch_id, seat, own)
+            tokens[seat] = own
+        self.get(rematch_id)
+        return {
+            "id": rematch_id,
+            "tokens": tokens,
+            "urls": {s: f"/play/{rematch_id}?token={t}" for s, t in tokens.items()},
+            "spectator_url": f"/play/{rematch_id}",
+        }
+
+
+def _build_replay(
+    game_id: str, game: Game, seed: int, actions: tuple[str, ...], player: Player | None, full: bool
+) -> dict[str, Any]:
+    """The frames of a replay: each viewer sees at each step what it saw then, all once the game is over.
+
+    Another player's action text is shown only in a full replay: it can name a card the viewer
+    never saw (a placed caster, a mulligan); the frame's events carry its public part.
+    """
+    state = game.new_state(seed, record_events=True)
+    render = _renderer(game.name)
+    frames = [_frame(state, None, None, 0, player, full, render)]
+    for action in actions:
+        actor = state.current_player()
+        seen = len(state.events or [])
+        state.apply(action)
+        frames.append(_frame(state, action, actor, seen, player, full, render))
+    return {"id": game_id, "game": game.name, "status": "over" if full else "running", "frames": frames}
+
+
+def _frame(
+    state: State, action: str | None, actor: int | None, seen: int, player: Player | None, full: bool, render: Any
+) -> dict[str, Any]:
+    observation = state.observation(player if not full else None)
+    if full:  # after the end nothing is secret any more: show both hands
+        for p, seat in enumerate(PLAYER_NAMES):
+            observation["players"][seat]["hand"] = state.observation(p)["players"][seat]["hand"]
+            if "hand_complete" in observation["players"][seat]:
+                observation["players"][seat]["hand_complete"] = True
+    assert state.events is not None
+    events = list(state.events)[seen:]
+    views = [event.view(event.secret_to if full else player) for event in events]
+    shown = full or (actor is not None and actor == player)
+    return {
+        "action": action if shown else None,
+        "actor": None if actor is None else PLAYER_NAMES[actor],
+        "observation": observation,
+        "events": [dict(view, text=render.event_text(view)) for view in views],
+    }

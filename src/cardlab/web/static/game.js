@@ -93,7 +93,7 @@ function draw() {
     $("links"),
     h("a", { href: "/" }, "Lobby"),
     view.game ? h("a", { href: `/rules/${encodeURIComponent(view.game)}`, target: "_blank" }, "Rules") : null,
-    h("a", { href: `/replay/${encodeURIComponent(gameId)}` }, "Replay"),
+    h("a", { href: replayHref() }, "Replay"),
     seat ? h("a", { href: `/play/${encodeURIComponent(gameId)}`, title: "the public view of this game" }, "Spectator view") : null,
   );
 
@@ -180,10 +180,15 @@ function drawResult(over, seat) {
       "div",
       { class: "result-actions" },
       token ? h("button", { type: "button", id: "rematch", class: "primary", onclick: rematch }, "Rematch") : null,
-      h("a", { class: "button", href: `/replay/${encodeURIComponent(gameId)}` }, "Watch replay"),
+      h("a", { class: "button", href: replayHref() }, "Watch replay"),
       h("a", { class: "button", href: "/" }, "Back to lobby"),
     ),
   );
+}
+
+// A seat's replay shows its own secrets while the game runs, so the link carries its token.
+function replayHref() {
+  return `/replay/${encodeURIComponent(gameId)}${token ? `?token=${encodeURIComponent(token)}` : ""}`;
 }
 
 async function rematch() {
@@ -223,7 +228,10 @@ async function onAction(action) {
   setBusy(true);
   hideError();
   try {
-    const next = await api(`/api/games/${encodeURIComponent(gameId)}/actions`, { method: "POST", body: { token, action } });
+    const next = await api(`/api/games/${encodeURIComponent(gameId)}/actions`, {
+      method: "POST",
+      body: { token, action, version: Number(view.version) },
+    });
     busy = false;
     await accept(next);
   } catch (exc) {

@@ -5,6 +5,8 @@
 import { api, h, replace, idFromPath, loadRenderer, words } from "./common.js";
 
 const gameId = idFromPath("replay");
+// With a seat's token the replay of a running game shows that seat's own cards; without, public information.
+const token = new URLSearchParams(location.search).get("token") || "";
 const $ = (id) => document.getElementById(id);
 
 let replay = null;
@@ -66,7 +68,7 @@ function draw() {
   if (obs.window) parts.push(windowName(obs.window));
   const actionPart = frame.action
     ? [" — ", h("b", null, `${frame.actor ? `${frame.actor}: ` : ""}${actionLabel(frame.action)}`), " ", h("code", { "data-step-action": frame.action }, frame.action)]
-    : [" — ", h("b", null, index === 0 ? "start of the game" : "automatic step")];
+    : [" — ", h("b", null, index === 0 ? "start of the game" : frame.actor ? `${frame.actor} chose (hidden until the end)` : "automatic step")];
   replace($("step"), parts.join(" · "), actionPart);
 
   const events = frameEvents(frame);
@@ -120,7 +122,8 @@ function draw() {
 }
 
 async function load(first) {
-  const data = await api(`/api/games/${encodeURIComponent(gameId)}/replay`);
+  const query = token ? `?token=${encodeURIComponent(token)}` : "";
+  const data = await api(`/api/games/${encodeURIComponent(gameId)}/replay${query}`);
   if (!data || !Array.isArray(data.frames)) throw new Error("the replay has no frames");
   const atEnd = !frames.length || index >= frames.length - 1;
   replay = data;
