@@ -47,8 +47,9 @@ def test_a_missing_deck_file_is_a_position_error_naming_the_seat(tmp_path: Path,
 
 
 def test_a_deck_rule_violation_names_its_rule() -> None:
-    """A5.4 through the leader override: a subordinate named as the leader."""
+    """A5.4 through the leader override: a subordinate named as the leader. The override broke the rule, so
+    the error names the override's field (issue 12, item 10), not the deck, which is legal as written."""
     game = Aterial(AterialConfig(leaders=("S01", None)))
     with pytest.raises(PositionError, match="A5") as caught:
         game.new_state(0)
-    assert caught.value.field == "config.decks.P1"
+    assert caught.value.field == "config.leaders.P1"

@@ -8,7 +8,6 @@ with the `require_*` helpers, so every error names the file, the card or deck an
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -16,9 +15,9 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
+from cardlab.core import datafile
+from cardlab.core.datafile import DataFileError
 from cardlab.core.errors import CardlabError
-
-_TOML_POSITION = re.compile(r"\s*\((?:at line (\d+), column (\d+)|at end of document)\)$")
 
 
 class CardDataError(CardlabError, ValueError):
@@ -143,26 +142,12 @@ def require_int_map(table: DataTable, field: str, minimum: int) -> dict[str, int
 
 
 def read_toml(path: Path) -> dict[str, Any]:
-    """Parse one TOML file; unreadable files and syntax errors become `CardDataError` with line and column."""
+    """Parse one TOML file; whatever is wrong with it (unreadable, not UTF-8, a syntax error with line and
+    column, nesting too deep, ...) becomes a `CardDataError`."""
     try:
-        text = path.read_bytes().decode("utf-8")
-    except OSError as exc:
-        raise CardDataError(path, f"cannot read the file: {exc.strerror or exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise CardDataError(path, f"not UTF-8 text (byte {exc.start})") from exc
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        message = str(exc)
-        match = _TOML_POSITION.search(message)
-        if match is None:
-            raise CardDataError(path, f"invalid TOML: {message}") from exc
-        if match.group(1) is None:
-            line, column = text.count("\n") + 1, len(text) - text.rfind("\n")
-        else:
-            line, column = int(match.group(1)), int(match.group(2))
-        problem = f"line {line}, column {column}: invalid TOML: {message[: match.start()]}"
-        raise CardDataError(path, problem) from exc
+        return datafile.read_toml(path)
+    except DataFileError as exc:
+        raise CardDataError(path, exc.problem) from None
 
 
 def _only_key(path: Path, document: dict[str, Any], key: str, kind: str) -> list[Any]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cardlab.core.datafile import DataFileError, read_json
 from cardlab.core.errors import CardlabError, IllegalActionError, PositionError
 from cardlab.core.game import State
 from cardlab.games import GAME_NAMES, game_class, load_position
@@ -37,13 +38,9 @@ class ScenarioResult:
 def read_scenario(path: Path) -> dict[str, Any]:
     """Parse and shape-check a scenario file; errors name the line or field."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScenarioError(f"cannot read file: {exc.strerror}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ScenarioError(f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+        data = read_json(path)
+    except DataFileError as exc:
+        raise ScenarioError(exc.problem) from None
     if not isinstance(data, dict):
         raise ScenarioError("expected a JSON object with 'position', 'actions' and 'expect'")
     unknown = sorted(set(data) - SCENARIO_KEYS)
@@ -67,6 +64,9 @@ def read_scenario(path: Path) -> dict[str, Any]:
         for key in expect:
             if key not in allowed:
                 raise ScenarioError(f"expect.{key}: unknown field (expected any of {list(allowed)})")
+    legal = expect.get("legal", [])
+    if not isinstance(legal, list) or not all(isinstance(action, str) for action in legal):
+        raise ScenarioError(f"expect.legal: expected a list of action strings, got {legal!r}")
     return data
 
 
@@ -112,10 +112,17 @@ def _equal(key: str, expected: Any, actual: Any) -> bool:
         if not isinstance(seat, Mapping) or not set(seat) <= set(actual[name]):
             return False
         for zone, cards in seat.items():
-            same = Counter(cards) == Counter(actual[name][zone]) if zone == "hand" else cards == actual[name][zone]
+            same = _multiset(cards) == _multiset(actual[name][zone]) if zone == "hand" else cards == actual[name][zone]
             if not same:
                 return False
     return True
+
+
+def _multiset(cards: Any) -> Counter[str] | Any:
+    """A hand as a multiset; whatever an expectation holds instead of a list (a number, lists) stays comparable."""
+    if not isinstance(cards, list):
+        return cards
+    return Counter(json.dumps(card, sort_keys=True) for card in cards)
 
 
 def run_scenario_file(path: Path) -> ScenarioResult:

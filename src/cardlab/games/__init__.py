@@ -20,10 +20,9 @@ GAME_NAMES: tuple[str, ...] = tuple(_GAMES)
 
 def game_class(name: str) -> type[Game]:
     """The Game subclass registered under `name`; imported only when asked for."""
-    try:
-        module, attr = _GAMES[name].split(":")
-    except KeyError:
-        raise ValueError(f"unknown game {name!r}; known games: {', '.join(GAME_NAMES)}") from None
+    if name not in GAME_NAMES:  # a tuple, not the dict: a list or object given as the name is unknown, not unhashable
+        raise ValueError(f"unknown game {name!r}; known games: {', '.join(GAME_NAMES)}")
+    module, attr = _GAMES[name].split(":")
     cls: type[Game] = getattr(import_module(module), attr)
     return cls
 
@@ -33,6 +32,6 @@ def load_position(data: Mapping[str, Any]) -> State:
     if not isinstance(data, Mapping):
         raise PositionError("position", "expected a JSON object")
     name = data.get("game")
-    if name not in _GAMES:
+    if name not in GAME_NAMES:
         raise PositionError("game", f"unknown game {name!r}; known games: {', '.join(GAME_NAMES)}")
     return game_class(name)().load_position(data)

@@ -17,12 +17,15 @@ from typing import Any
 from rich.console import Console
 
 from cardlab.agents import make_agent
+from cardlab.core.datafile import DataFileError, read_json
 from cardlab.core.errors import CardlabError, IllegalActionError
 from cardlab.core.game import PLAYER_NAMES, Game, State, parse_player
 from cardlab.core.rng import derive_seed, make_rng
-from cardlab.games import game_class
+from cardlab.games import GAME_NAMES, game_class
 
 COMMANDS = "number or action; undo; save FILE; q to quit"
+SAVE_KEYS = ("game", "config", "seed", "seat", "vs", "actions")
+"""The fields of a save file, as `Session.to_json` writes them."""
 
 
 @dataclass
@@ -53,21 +56,54 @@ class Session:
 
     @classmethod
     def load(cls, path: Path) -> tuple[Session, State]:
-        """Rebuild a saved game; every action is replayed and checked."""
+        """Rebuild a saved game; every field is checked and every action replayed, and any problem is a
+        CardlabError naming the file and the field."""
         try:
-            data = json.loads(path.read_text())
-            game = game_class(data["game"]).from_config(data["config"])
-            session = cls(game, int(data["seed"]), parse_player(data["seat"]), str(data["vs"]))
-            state = game.new_state(session.seed)
-            for index, action in enumerate(data["actions"]):
-                actor = state.current_player()
-                try:
-                    state.apply(action)
-                except IllegalActionError as exc:
-                    raise CardlabError(f"{path}: actions[{index}]: {exc}") from None
-                session.history.append((actor if actor is not None else 0, action))
-        except (OSError, json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            return cls._load(read_json(path))
+        except DataFileError as exc:
+            raise CardlabError(f"cannot load {path}: {exc.problem}") from None
+        except CardlabError as exc:  # PositionError, AgentSpecError, IllegalActionError, ...: the text names the field
             raise CardlabError(f"cannot load {path}: {exc}") from None
+
+    @classmethod
+    def _load(cls, data: Any) -> tuple[Session, State]:
+        if not isinstance(data, dict):
+            raise CardlabError(f"expected a JSON object with {', '.join(SAVE_KEYS)}")
+        for key in SAVE_KEYS:
+            if key not in data:
+                raise CardlabError(f"{key}: missing")
+        unknown = sorted(set(data) - set(SAVE_KEYS))
+        if unknown:
+            raise CardlabError(f"{unknown[0]}: unknown field (expected {', '.join(SAVE_KEYS)})")
+        if data["game"] not in GAME_NAMES:
+            raise CardlabError(f"game: unknown game {data['game']!r}; known games: {', '.join(GAME_NAMES)}")
+        game = game_class(data["game"]).from_config(data["config"])
+        seed = data["seed"]
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise CardlabError(f"seed: expected an integer, got {seed!r}")
+        if data["seat"] not in PLAYER_NAMES:
+            raise CardlabError(f"seat: expected 'P1' or 'P2', got {data['seat']!r}")
+        vs = data["vs"]
+        if not isinstance(vs, str):
+            raise CardlabError(f"vs: expected an agent spec such as 'random', got {vs!r}")
+        try:
+            make_agent(vs)  # a bad spec is the file's fault: say so now, not when the opponent first moves
+        except CardlabError as exc:
+            raise CardlabError(f"vs: {exc}") from None
+        actions = data["actions"]
+        if not isinstance(actions, list):
+            raise CardlabError("actions: expected a list of action texts")
+        session = cls(game, seed, parse_player(data["seat"]), vs)
+        state = game.new_state(seed)
+        for index, action in enumerate(actions):
+            if not isinstance(action, str):
+                raise CardlabError(f"actions[{index}]: expected an action text, got {action!r}")
+            actor = state.current_player()
+            try:
+                state.apply(action)
+            except IllegalActionError as exc:
+                raise CardlabError(f"actions[{index}]: {exc}") from None
+            session.history.append((actor if actor is not None else 0, action))
         return session, state
 
 

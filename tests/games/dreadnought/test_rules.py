@@ -34,6 +34,7 @@ from .dreadnought_positions import (
 CK = (True, True)
 """Both casters checked: their abilities and their log are out of the way."""
 
+
 def last_pass(player_name: str = "P2", count: int = 9) -> list[list]:
     """The stack at the action turn whose pass ends the action phase (the other player passed just before)."""
     return [*rest_of_turn("action"), ["aturn", player_name, 1, count]]

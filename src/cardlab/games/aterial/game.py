@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from cardlab.core.actions import IndexedAction
+from cardlab.core.carddata import CardDataError
 from cardlab.core.decks import SeatDecks
 from cardlab.core.errors import PositionError
 from cardlab.core.game import PLAYER_NAMES, Game, parse_player
@@ -57,6 +58,11 @@ class AterialConfig:
         for field, value in (("config.decks", decks), ("config.leaders", leaders)):
             if not isinstance(value, Mapping) or set(value) != {"P1", "P2"}:
                 raise PositionError(field, 'expected {"P1": ..., "P2": ...}')
+        for seat in PLAYER_NAMES:
+            if not isinstance(decks[seat], str) or not decks[seat]:
+                raise PositionError(f"config.decks.{seat}", "expected a packaged deck id or a deck file path")
+            if leaders[seat] is not None and (not isinstance(leaders[seat], str) or not leaders[seat]):
+                raise PositionError(f"config.leaders.{seat}", "expected null or a leader card id")
         first = data.get("first")
         if first is not None and first not in PLAYER_NAMES:
             raise PositionError("config.first", "expected null, 'P1' or 'P2'")
@@ -88,6 +94,9 @@ class Aterial(SeatDecks[Deck], Game):
         "draw",
         "reason",
     )
+
+    packaged_decks = PACKAGED_DECKS
+    override_field = "config.leaders"
 
     def __init__(self, config: AterialConfig | None = None) -> None:
         self.config = config or AterialConfig()
@@ -170,7 +179,14 @@ class Aterial(SeatDecks[Deck], Game):
         """Load a position; its own config (card set, decks) wins over this game's."""
         from cardlab.games.aterial.position import load_position
 
-        game = self if data.get("config") == self.config_json() else Aterial.from_config(data.get("config", {}))
+        if not isinstance(data, Mapping):
+            raise PositionError("position", "expected a JSON object")
+        if data.get("config") == self.config_json():
+            return load_position(self, data)
+        try:
+            game = Aterial.from_config(data.get("config", {}))
+        except CardDataError as error:
+            raise PositionError("config.cards", str(error)) from None
         return load_position(game, data)
 
     def parse_action(self, text: str) -> IndexedAction:

@@ -102,6 +102,9 @@ class Dreadnought(SeatDecks[Deck], Game):
         "reason",
     )
 
+    packaged_decks = PACKAGED_DECKS
+    override_field = "config.casters"
+
     def __init__(self, config: DreadnoughtConfig | None = None) -> None:
         self.config = config or DreadnoughtConfig()
         extra = None if self.config.cards is None else [Path(path) for path in self.config.cards]

@@ -357,11 +357,25 @@ def _seat_cards(
         ]
         for j, unit in enumerate(_list(block, "units", f"{field}.{area}")):
             others += _object_cards(game, unit, f"{field}.{area}.units[{j}]", enchants)
+    _check_casters_placed(seat, field, bool(placement))
     if seat.get("idol") is not None:
         others += _object_cards(game, seat["idol"], f"{field}.idol", enchants)
         if not seat["idol"].get("dummy"):  # a dummy here is refused when it is placed
             _typed(game, seat["idol"]["card"], ("idol",), f"{field}.idol.card")  # D19.1
     return casters, others
+
+
+def _check_casters_placed(seat: Mapping[str, Any], field: str, to_place: bool) -> None:
+    """D4.1: both casters are placed at set-up, together; D13.5: a caster stays on the field, even at 0 HP. So
+    either both battle areas hold a caster, or neither does and both casters still wait in `placement`."""
+    placed = [area for area in AREAS if isinstance(seat.get(area), Mapping) and seat[area]["caster"] is not None]
+    if to_place and placed:
+        raise PositionError(f"{field}.{placed[0]}.caster", "casters are placed together (D4.1), but the placement "
+                            "still holds casters")  # fmt: skip
+    if not to_place and len(placed) != len(AREAS):
+        missing = next(area for area in AREAS if area not in placed)
+        raise PositionError(f"{field}.{missing}", "no caster here: from set-up on each battle area holds its caster, "
+                            "even at 0 HP (D4.1, D13.5); before set-up, list both casters under placement")  # fmt: skip
 
 
 def _object_cards(game: Any, unit: Any, field: str, enchants: list[tuple[int, str]]) -> list[str]:

@@ -903,7 +903,8 @@ def _f_cleanup(s: DreadnoughtState) -> None:
     s.bp_mod.clear()
     s.shield.clear()
     s.speed_shift[:] = [0, 0]
-    s.token = 1 - s.first
+    if s.first != EMPTY:  # D6.7: to this turn's S; a loaded position may end a turn whose F it never decided
+        s.token = 1 - s.first
     if s.events is not None:
         s._log("end_of_turn", turn=s.turn, token=player_name(s.token))
     if s.turn >= TURN_CAP:

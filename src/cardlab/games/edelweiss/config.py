@@ -21,7 +21,7 @@ class EdelweissConfig:
     characters: tuple[str, str] | None = None
 
     def __post_init__(self) -> None:
-        if self.deck not in DECK_SIZES:
+        if not isinstance(self.deck, str) or self.deck not in DECK_SIZES:
             raise PositionError("config.deck", f"{self.deck!r} is not one of {sorted(DECK_SIZES)}")
         if self.deck == "skills":
             if self.standard not in STANDARDS:
@@ -33,7 +33,7 @@ class EdelweissConfig:
             if len(self.characters) != 2:
                 raise PositionError("config.characters", "expected one character for P1 and one for P2")
             for seat, char_id in zip(("P1", "P2"), self.characters, strict=True):
-                if char_id not in CHARACTER_IDS:
+                if not isinstance(char_id, str) or char_id not in CHARACTER_IDS:
                     raise PositionError(
                         f"config.characters.{seat}", f"unknown character {char_id!r}; one of {list(CHARACTER_IDS)}"
                     )

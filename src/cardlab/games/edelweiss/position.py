@@ -156,8 +156,10 @@ def load_position(data: Mapping[str, Any]) -> EdelweissState:
         state.turn_player = parse_player(data["turn_player"])
     except (ValueError, TypeError):
         raise PositionError("turn_player", f"expected 'P1' or 'P2', got {data['turn_player']!r}") from None
-    _expect(data["window"] in WINDOW_BY_NAME, "window", f"{data['window']!r} is not one of {list(WINDOW_BY_NAME)}")
-    state.window = WINDOW_BY_NAME[data["window"]]
+    window = data["window"]
+    _expect(isinstance(window, str) and window in WINDOW_BY_NAME, "window",
+            f"{window!r} is not one of {list(WINDOW_BY_NAME)}")  # fmt: skip
+    state.window = WINDOW_BY_NAME[window]
 
     state.deck[:] = reversed(_card_list(data["deck"], "deck"))
     state.discard[:] = _card_list(data["discard"], "discard")
