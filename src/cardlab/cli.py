@@ -145,7 +145,8 @@ def _agent_pair(text: str) -> tuple[str, str]:
 
 def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     """Two agents head to head; each deal is played twice with the seats swapped."""
-    from cardlab.sim.engines import check_engine, kernel_games
+    from cardlab.sim.engines import check_engine, kernel_run
+    from cardlab.sim.headtohead import HeadToHead
     from cardlab.sim.stats import wilson_interval
     from cardlab.sim.tournament import GameTask
 
@@ -156,10 +157,11 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     config = game.config_json()
     check_engine(args.engine, game.name, agents)
     start = time.perf_counter()
+    tally = HeadToHead(agents, args.engine)
     if args.engine != "reference":  # each deal twice, seats swapped: both batches share their seed
-        first = kernel_games(config, agents, (args.games + 1) // 2, args.seed, args.engine)
-        second = kernel_games(config, agents[::-1], args.games // 2, args.seed, args.engine)
-        outcomes = [(g.winner, g.decisions, False) for g in first] + [(g.winner, g.decisions, True) for g in second]
+        tally.add_kernel_run(kernel_run(config, agents, (args.games + 1) // 2, args.seed, args.engine), False)
+        if args.games > 1:
+            tally.add_kernel_run(kernel_run(config, agents[::-1], args.games // 2, args.seed, args.engine), True)
     else:
         tasks = [
             GameTask(
@@ -171,18 +173,10 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
             )
             for index in range(args.games)
         ]
-        results = _run_with_progress(tasks, args.workers, console, f"{agents[0]} vs {agents[1]}")
-        outcomes = [(r.record.winner, r.record.decisions, r.task.labels["swapped"]) for r in results]
+        for result in _run_with_progress(tasks, args.workers, console, f"{agents[0]} vs {agents[1]}"):
+            tally.add_record(result.record, result.task.labels["swapped"])
     elapsed = time.perf_counter() - start
-    wins = [0, 0]
-    first_wins = decisions = draws = 0
-    for winner_seat, game_decisions, swapped in outcomes:
-        decisions += game_decisions
-        if winner_seat is None:
-            draws += 1
-            continue
-        first_wins += winner_seat == 0
-        wins[winner_seat ^ swapped] += 1
+    wins, first_wins, decisions, draws = tally.wins, tally.first_wins, tally.decisions, tally.draws
     summary = {
         "game": game.name,
         "config": config,
@@ -199,6 +193,7 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
         "decisions": decisions,
         "seconds": round(elapsed, 3),
         "games_per_second": round(args.games / elapsed, 1),
+        "decision_ms": tally.decision_ms,
         "engine": args.engine,
     }
     if args.json:
@@ -207,10 +202,10 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     from rich.table import Table
 
     table = Table(title=f"{game.name} {config} · {args.games} games, seats swapped per deal")
-    for column in ("agent", "wins", "win rate", "95% CI"):
+    for column in ("agent", "wins", "win rate", "95% CI", "ms/decision"):
         table.add_column(column, justify="left" if column == "agent" else "right")
-    for spec, won, ci in zip(agents, wins, summary["ci95"], strict=True):
-        table.add_row(spec, str(won), f"{won / args.games:.1%}", f"[{ci[0]:.1%}, {ci[1]:.1%}]")
+    for spec, won, ci, ms in zip(agents, wins, summary["ci95"], tally.decision_ms, strict=True):
+        table.add_row(spec, str(won), f"{won / args.games:.1%}", f"[{ci[0]:.1%}, {ci[1]:.1%}]", f"{ms:.4g}")
     console.print(table)
     # Dreadnought has no fixed first player: speed decides it anew every turn (D6), so seats are only labels.
     fixed_first = game.name != "dreadnought"
@@ -235,11 +230,17 @@ def _balance_outputs(summary: dict, games: list, out: Path, console: Console) ->
     out.mkdir(parents=True, exist_ok=True)
     write_results_csv(games, out / "results.csv")
     write_summary_json(summary, out / "summary.json")
-    heatmap = out / "heatmap.png"
-    write_heatmap(summary, heatmap)
+    heatmap: Path | None = out / "heatmap.png"
+    try:
+        write_heatmap(summary, heatmap)
+    except ImportError:  # the plots extra is missing: the report goes without its plot
+        heatmap = None
     write_report_html(summary, heatmap, out / "report.html")
     print_balance(summary, console)
-    console.print(f"wrote {out}/results.csv, summary.json, heatmap.png, report.html")
+    plot = "heatmap.png, " if heatmap else ""
+    console.print(f"wrote {out}/results.csv, summary.json, {plot}report.html")
+    if heatmap is None:
+        console.print("no heatmap: it needs the plots extra (pip install -e '.[plots]')")
 
 
 def _open_db(path: str | None) -> GamesDB:
@@ -252,6 +253,7 @@ def cmd_balance(args: argparse.Namespace, console: Console) -> int:
     """Play N more games per pairing and seat, store them, and report on everything stored."""
     from cardlab.agents import parse_spec
     from cardlab.sim.balance import BalanceSetup, balance_tasks, kernel_balance, stored_game, summarize
+    from cardlab.sim.compare import validation_for
     from cardlab.sim.engines import check_engine
 
     if args.games < 1:
@@ -276,7 +278,9 @@ def cmd_balance(args: argparse.Namespace, console: Console) -> int:
             f"{args.engine} engine); database {db.path}"
         )
         games = list(db.games(matchups.game, matchups.variant, args.agent))
-    _balance_outputs(summarize(games, matchups, args.agent), games, _out_dir(args, matchups), console)
+        validation = validation_for(db, matchups.game, matchups.variant, args.agent)
+    summary = summarize(games, matchups, args.agent, validation=validation)
+    _balance_outputs(summary, games, _out_dir(args, matchups), console)
     return 0
 
 
@@ -298,15 +302,72 @@ def _out_dir(args: argparse.Namespace, matchups: Matchups) -> Path:
 def cmd_report(args: argparse.Namespace, console: Console) -> int:
     """Rebuild the balance tables and files from the games stored in the database."""
     from cardlab.sim.balance import summarize
+    from cardlab.sim.compare import validation_for
 
     matchups = _matchups(args)
     with _open_db(args.db) as db:
         games = list(db.games(matchups.game, matchups.variant, args.agent))
+        validation = validation_for(db, matchups.game, matchups.variant, args.agent)
     if not games:
         raise CardlabError(
             f"no stored games for {matchups.game} {matchups.variant} with agent {args.agent!r} in the database"
         )
-    _balance_outputs(summarize(games, matchups, args.agent), games, _out_dir(args, matchups), console)
+    summary = summarize(games, matchups, args.agent, validation=validation)
+    _balance_outputs(summary, games, _out_dir(args, matchups), console)
+    return 0
+
+
+def cmd_ladder(args: argparse.Namespace, console: Console) -> int:
+    """Every pair of agents head to head on common deals; ratings and decision cost (logic: sim/ladder.py)."""
+    from cardlab.sim.ladder import parse_agents, play_ladder, print_ladder, write_ladder_files
+
+    agents = parse_agents(args.agents)
+    game = _game_from_args(args)
+
+    def run(tasks: Sequence[GameTask]) -> list:
+        return _run_with_progress(tasks, args.workers, console, f"ladder {game.name}") if tasks else []
+
+    summary = play_ladder(game.name, game.config_json(), agents, args.games, args.seed, args.engine, run)
+    out = Path(args.out or f"ladder-{game.name}")
+    written = write_ladder_files(summary, out)
+    if args.json:
+        print(json.dumps(summary))
+        return 0
+    print_ladder(summary, console)
+    console.print(f"wrote {out}/{', '.join(written)} in {summary['seconds']:.1f} s")
+    if "ladder.png" not in written:
+        console.print("no plot: it needs the plots extra (pip install -e '.[plots]')")
+    return 0
+
+
+def cmd_compare(args: argparse.Namespace, console: Console) -> int:
+    """Two agents' balance tables side by side, topped up to --games first (logic: sim/compare.py)."""
+    from cardlab.sim.compare import print_comparison, run_comparison, write_comparison_files
+
+    agents = _agent_pair(args.agents)
+    matchups = _matchups(args)
+    if args.games is not None:
+        from cardlab.sim.engines import check_engine
+
+        check_engine(args.engine, matchups.game, agents)
+
+    def run(tasks: Sequence[GameTask]) -> list:
+        label = f"compare {matchups.game} {matchups.variant} · {tasks[0].agents[0]}" if tasks else ""
+        return _run_with_progress(tasks, args.workers, console, label) if tasks else []
+
+    def played(agent: str, count: int) -> None:
+        console.print(f"{agent}: played {count} missing games ({args.engine} engine)")
+
+    with _open_db(args.db) as db:
+        summary = run_comparison(
+            db, matchups, agents, args.games, args.seed, args.mirrors, args.engine, run, on_top_up=played
+        )
+    out = Path(args.out or f"compare-{matchups.game}-{matchups.variant}")
+    written = write_comparison_files(summary, out)
+    print_comparison(summary, console)
+    console.print(f"wrote {out}/{', '.join(written)}; stored as comparison {summary['id']} in {db.path}")
+    if "difference.png" not in written:
+        console.print("no plot: it needs the plots extra (pip install -e '.[plots]')")
     return 0
 
 
@@ -342,10 +403,24 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
     except ImportError:
         raise CardlabError("the web app needs the web extra: pip install -e '.[web]'") from None
     from cardlab.store import default_db_path
+    from cardlab.web.manager import ServerLimits
 
+    for option in ("think_time", "idle_seconds"):
+        if not getattr(args, option) > 0:
+            raise CardlabError(f"--{option.replace('_', '-')} must be a positive number of seconds")
+    for option in ("agent_workers", "max_live_games", "max_sockets"):
+        if getattr(args, option) < 1:
+            raise CardlabError(f"--{option.replace('_', '-')} must be at least 1")
+    limits = ServerLimits(
+        think_time=args.think_time,
+        agent_workers=args.agent_workers,
+        max_live_games=args.max_live_games,
+        idle_seconds=args.idle_seconds,
+        max_sockets=args.max_sockets,
+    )
     db = Path(args.db) if args.db else default_db_path().with_name("play.sqlite")
     console.print(f"cardlab web app on http://{args.host}:{args.port}/ (database {db})")
-    uvicorn.run(create_app(db), host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(create_app(db, limits=limits), host=args.host, port=args.port, log_level="warning")
     return 0
 
 
@@ -404,10 +479,53 @@ def build_parser() -> argparse.ArgumentParser:
                 help="reference engine, or a compiled kernel: cpu (numba) or gpu (JAX); edelweiss, random/heuristic",
             )
 
+    ladder = commands.add_parser("ladder", help="every pair of agents head to head: win matrix and ratings")
+    _add_game_options(ladder)
+    ladder.add_argument("--agents", required=True, help="two or more agent specs, e.g. random,heuristic,ismcts")
+    ladder.add_argument("--games", type=int, default=200, help="games per pair, seats swapped per deal (default 200)")
+    ladder.add_argument("--workers", type=int, help="worker processes (default: all cores)")
+    ladder.add_argument(
+        "--engine",
+        choices=["reference", "cpu"],
+        default="reference",
+        help="reference engine, or cpu: pairs the numba kernel can play run there (edelweiss)",
+    )
+    ladder.add_argument("--out", help="output directory (default ladder-GAME)")
+    ladder.add_argument("--json", action="store_true", help="print ladder.json to stdout instead of the tables")
+    ladder.set_defaults(handler=cmd_ladder)
+
+    compare = commands.add_parser("compare", help="two agents' balance tables side by side")
+    compare.add_argument("game", choices=GAMES, help="which game")
+    compare.add_argument("--standard", choices=["symbolic", "accel2"], help="Edelweiss standard (default symbolic)")
+    compare.add_argument("--agents", required=True, help="two agent specs A,B; diff = B's rate - A's rate")
+    compare.add_argument("--games", type=int, help="first play what is missing for N games per pairing and seat")
+    compare.add_argument("--workers", type=int, help="worker processes (default: all cores)")
+    compare.add_argument("--seed", type=int, default=0, help="master seed of the games played (default 0)")
+    compare.add_argument("--mirrors", action="store_true", help="also top up the mirror pairings")
+    compare.add_argument(
+        "--engine",
+        choices=["reference", "cpu"],
+        default="reference",
+        help="engine for the missing games: reference, or cpu (numba kernel; edelweiss)",
+    )
+    compare.add_argument("--out", help="output directory (default compare-GAME-VARIANT)")
+    compare.add_argument("--db", help="SQLite database (default: in the user data directory)")
+    compare.set_defaults(handler=cmd_compare)
+
     serve = commands.add_parser("serve", help="the web app: play in a browser")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1, this machine only)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     serve.add_argument("--db", help="SQLite database of web games (default: in the user data directory)")
+    limits = serve.add_argument_group("server limits")
+    limits.add_argument(
+        "--think-time", type=float, default=2.0, help="seconds an AI seat may think per decision (default 2)"
+    )
+    limits.add_argument("--agent-workers", type=int, default=4, help="threads running AI decisions (default 4)")
+    limits.add_argument("--max-live-games", type=int, default=256, help="games kept in memory (default 256)")
+    limits.add_argument(
+        "--idle-seconds", type=float, default=600.0, help="drop a game from memory after this idle time (default 600)"
+    )
+    limits.add_argument("--max-sockets", type=int, default=64, help="websockets per game (default 64)")
     serve.set_defaults(handler=cmd_serve)
 
     deck = commands.add_parser("deck", help="deck files")

@@ -394,3 +394,29 @@ def test_a_non_numeric_content_length_is_a_bad_request(client) -> None:
         "/api/games", content=b"{}", headers={"content-length": "abc", "content-type": "application/json"}
     )
     assert response.status_code == 400
+
+
+def test_the_compiled_search_is_offered_for_edelweiss_and_plays(client: Any) -> None:
+    """`ismcts:...:backend=cpu` is an ordinary web agent (issue 13), listed where it can play."""
+    pytest.importorskip("numba")
+    from cardlab.web.app import SEARCH_CHOICE
+
+    games = ok(client.get("/api/meta"))["games"]
+    assert SEARCH_CHOICE in games["edelweiss"]["agents"]
+    assert SEARCH_CHOICE not in games["aterial"]["agents"] and "heuristic" in games["aterial"]["agents"]
+    refused = client.post("/api/games", json={"game": "aterial", "seats": {"P1": "human", "P2": SEARCH_CHOICE}})
+    assert refused.status_code == 422 and "edelweiss only" in refused.json()["error"]
+    created = create(client, "edelweiss", EDELWEISS_SKILLS, "human", "ismcts:iterations=200:backend=cpu", seed=3)
+    game_id, token = created["id"], created["tokens"]["P1"]
+    deadline = time.monotonic() + 120  # the first decision compiles the search
+    view = get_view(client, game_id, token)
+    moved = 0
+    while view["status"] == "running" and moved < 6:
+        assert time.monotonic() < deadline
+        if view["legal"]:
+            view = act(client, game_id, token, view["legal"][0])
+            moved += 1
+        else:
+            time.sleep(0.02)
+            view = get_view(client, game_id, token)
+    assert view["version"] > moved, "the search seat moved too"

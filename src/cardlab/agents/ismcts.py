@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import ClassVar
+from importlib import import_module
+from typing import Any, ClassVar
 
 from cardlab.agents.base import format_spec
 from cardlab.agents.policies import FastRollout, Policy, fast_rollout, policy_by_name
@@ -40,26 +41,49 @@ class ISMCTSAgent:
     Deterministic for a given RNG when the budget is iterations (time budgets depend on speed).
     """
 
-    params: ClassVar[dict[str, type]] = {"iterations": int, "time": float, "c": float, "rollout": str}
-    _DEFAULTS: ClassVar[dict[str, object]] = {"iterations": 1000, "time": 0.0, "c": 0.7, "rollout": "random"}
+    params: ClassVar[dict[str, type]] = {"iterations": int, "time": float, "c": float, "rollout": str, "backend": str}
+    _DEFAULTS: ClassVar[dict[str, object]] = {
+        "iterations": 1000, "time": 0.0, "c": 0.7, "rollout": "random", "backend": "python",
+    }  # fmt: skip
+    BACKENDS = ("python", "cpu")
+    """`python`: this module, for every game; `cpu`: the compiled search of `cardlab.fast` (Edelweiss)."""
 
-    def __init__(self, iterations: int = 1000, time: float = 0.0, c: float = 0.7, rollout: str = "random") -> None:
+    def __init__(
+        self,
+        iterations: int = 1000,
+        time: float = 0.0,
+        c: float = 0.7,
+        rollout: str = "random",
+        backend: str = "python",
+    ) -> None:
         if rollout not in ("random", "heuristic", "fast"):
             raise ValueError(f"rollout must be 'random', 'heuristic' or 'fast', not {rollout!r}")
+        if backend not in self.BACKENDS:
+            raise ValueError(f"backend must be 'python' or 'cpu', not {backend!r}")
         if iterations < 1 and time <= 0:
             raise ValueError("give iterations >= 1 or time > 0")
         self.iterations = iterations
         self.time = time
         self.c = c
         self.rollout = rollout
-        params = {"iterations": iterations, "time": time, "c": c, "rollout": rollout}
+        self.backend = backend
+        params = {"iterations": iterations, "time": time, "c": c, "rollout": rollout, "backend": backend}
         self.spec = format_spec("ismcts", params, self._DEFAULTS)
+        self._compiled: Any = None  # the compiled search's buffers, made on first use
         self.max_seconds: float | None = None
         """A cap on thinking time per decision, whatever the budget (a server bounds its agents)."""
         self._rollouts: dict[str, tuple[Policy | None, FastRollout | None]] = {}
 
     def prepare(self, game_name: str) -> None:
         """Resolve the rollout policy for `game_name`; a ValueError if that game has none."""
+        if self.backend == "cpu":
+            if game_name != "edelweiss":
+                raise ValueError(f"backend=cpu searches edelweiss only, not {game_name}")
+            try:
+                import_module("cardlab.fast.edelweiss_ismcts")
+            except ImportError:
+                raise ValueError("backend=cpu needs the fast extra: pip install -e '.[fast]'") from None
+            return
         if game_name not in self._rollouts:
             if self.rollout == "fast":  # the compiled kernel plays heuristic rollouts
                 self._rollouts[game_name] = (None, fast_rollout(game_name))
@@ -71,12 +95,14 @@ class ISMCTSAgent:
         if len(legal) == 1:
             return legal[0]
         self.prepare(infoset.game.name)
-        policy, fast = self._rollouts[infoset.game.name]
-        root = _Node(None)
         now = time.perf_counter()
         deadline = now + self.time if self.time > 0 else None
         if self.max_seconds is not None:
             deadline = min(deadline or math.inf, now + self.max_seconds)
+        if self.backend == "cpu":
+            return self._act_compiled(infoset, rng, None if deadline is None else deadline - now)
+        policy, fast = self._rollouts[infoset.game.name]
+        root = _Node(None)
         iteration = 0
         while self.time > 0 or iteration < self.iterations:
             if deadline is not None and time.perf_counter() >= deadline:
@@ -87,6 +113,30 @@ class ISMCTSAgent:
         if not tried:
             return legal[0]
         return max(tried, key=lambda action: root.children[action].visits)  # ties: the first legal
+
+    def _act_compiled(self, infoset: InfoSet, rng: random.Random, seconds: float | None) -> Action:
+        """The same search compiled (`cardlab.fast.edelweiss_ismcts`), from the canonical world.
+
+        A time budget (or a server's cap) bounds it by the clock; otherwise it runs exactly its
+        iterations, so the answer is a function of the information set and the RNG only.
+        """
+        from cardlab.fast.edelweiss_ismcts import TIME_CAPACITY, Tree, choose
+
+        iterations = 0 if self.time > 0 else self.iterations  # a time budget replaces the iterations
+        if self._compiled is None:
+            self._compiled = Tree(iterations + 1 if iterations else TIME_CAPACITY)
+        action_id = choose(
+            infoset.canonical_world,
+            iterations,
+            self.c,
+            self.rollout,
+            rng.getrandbits(62),
+            seconds or 0.0,
+            self._compiled,
+        )
+        legal = infoset.legal_actions
+        chosen = next((action for action in legal if int(action) == action_id), None)  # type: ignore[call-overload]
+        return chosen if chosen is not None else legal[0]
 
     def _iterate(
         self, root: _Node, world: State, rng: random.Random, policy: Policy | None, fast: FastRollout | None

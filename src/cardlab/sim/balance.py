@@ -74,14 +74,22 @@ def pairings(entrants: Sequence[str], mirrors: bool) -> list[tuple[str, str]]:
     return pairs + [(entrant, entrant) for entrant in entrants] if mirrors else pairs
 
 
-def balance_tasks(setup: BalanceSetup, next_index: Callable[[str], int]) -> list[GameTask]:
-    """`games_per_cell` new games per pairing and seat, continuing each cell's index sequence."""
+def balance_tasks(
+    setup: BalanceSetup, next_index: Callable[[str], int], count: Callable[[str], int] | None = None
+) -> list[GameTask]:
+    """`games_per_cell` new games per pairing and seat, continuing each cell's index sequence.
+
+    `count(cell)`, when given, replaces `games_per_cell` per cell (topping a table up to a level).
+    """
     tasks = []
     m = setup.matchups
     for a, b in pairings(m.entrants, setup.mirrors):
         cell = f"{a}-{b}"
+        new = setup.games_per_cell if count is None else count(cell)
+        if new <= 0:
+            continue
         start = next_index(cell)
-        for index in range(start, start + setup.games_per_cell):
+        for index in range(start, start + new):
             for seat, (first, second) in enumerate(((a, b), (b, a))):
                 labels = ("balance", m.variant, cell, index) + ((seat,) if a == b else ())
                 tasks.append(
@@ -96,11 +104,17 @@ def balance_tasks(setup: BalanceSetup, next_index: Callable[[str], int]) -> list
     return tasks
 
 
-def kernel_balance(setup: BalanceSetup, next_index: Callable[[str], int], engine: str = "cpu") -> list[StoredGame]:
+def kernel_balance(
+    setup: BalanceSetup,
+    next_index: Callable[[str], int],
+    engine: str = "cpu",
+    count: Callable[[str], int] | None = None,
+) -> list[StoredGame]:
     """The same table played by a compiled kernel (`--engine cpu|gpu`): per cell and seat one batch.
 
     Both seat orders of a pairing share the batch seed, so they share their deals; game i of a
-    batch is the kernel's stream (seed, i - first index). Action lists are not kept.
+    batch is the kernel's stream (seed, i - first index). Action lists are not kept. `count` as
+    in `balance_tasks`.
     """
     from cardlab.sim.engines import kernel_games
 
@@ -109,13 +123,14 @@ def kernel_balance(setup: BalanceSetup, next_index: Callable[[str], int], engine
     stored = []
     for a, b in pairings(m.entrants, setup.mirrors):
         cell = f"{a}-{b}"
+        new = setup.games_per_cell if count is None else count(cell)
+        if new <= 0:
+            continue
         start = next_index(cell)
         for seat, (first, second) in enumerate(((a, b), (b, a))):
             labels = (f"balance-{engine}", m.variant, cell, start) + ((seat,) if a == b else ())
             seed = derive_seed(setup.seed, *labels)
-            for i, game in enumerate(
-                kernel_games(m.config(first, second), (setup.agent,) * 2, setup.games_per_cell, seed, engine)
-            ):
+            for i, game in enumerate(kernel_games(m.config(first, second), (setup.agent,) * 2, new, seed, engine)):
                 stored.append(
                     StoredGame(
                         game=m.game,
@@ -163,8 +178,18 @@ def _rate(wins: int, games: int) -> dict[str, Any]:
     return {"wins": wins, "games": games, "ci95": list(wilson_interval(wins, games))}
 
 
-def summarize(games: Iterable[StoredGame], matchups: Matchups, agent: str, bootstrap: int = 200) -> dict[str, Any]:
-    """The balance report's numbers (the summary.json schema) from stored games."""
+def summarize(
+    games: Iterable[StoredGame],
+    matchups: Matchups,
+    agent: str,
+    bootstrap: int = 200,
+    validation: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The balance report's numbers (the summary.json schema) from stored games.
+
+    `validation` is the latest stored comparison of `agent` with another agent (see
+    `cardlab.sim.compare.validation_for`), so a report says whether its agent's table was checked.
+    """
     games = list(games)
     entrants = matchups.entrants
     cells: dict[tuple[str, str, int], list[int]] = {}  # (a, b, seat) -> [a's wins, games, draws]
@@ -235,6 +260,7 @@ def summarize(games: Iterable[StoredGame], matchups: Matchups, agent: str, boots
             "significant_cells": significant,
         },
         "matrix": win_matrix(rows, entrants),
+        "validation": validation,
     }
     return summary
 

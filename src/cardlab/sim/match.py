@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +24,10 @@ class GameRecord:
     winner: int | None = None
     reason: str = ""
     turns: int = 0
+    think_seconds: tuple[float, float] = field(default=(0.0, 0.0), compare=False)
+    """Wall-clock seconds in each seat's `act` calls, for decision cost; a measurement, so not part of equality."""
+    seat_decisions: tuple[int, int] = (0, 0)
+    """How many decisions each seat made (they sum to `decisions`)."""
 
     @property
     def decisions(self) -> int:
@@ -34,10 +39,17 @@ def play_match(game: Game, agents: Sequence[Agent], seed: int) -> GameRecord:
     state = game.new_state(seed, record_events=False)
     rngs = [make_rng(derive_seed(seed, "agent", seat)) for seat in (0, 1)]
     record = GameRecord(game.name, state.position()["config"], seed, (agents[0].spec, agents[1].spec))
+    seconds, counts = [0.0, 0.0], [0, 0]
+    clock = time.perf_counter
     while (player := state.current_player()) is not None:
-        action = agents[player].act(state.infoset(player), rngs[player])
+        infoset = state.infoset(player)
+        start = clock()
+        action = agents[player].act(infoset, rngs[player])
+        seconds[player] += clock() - start
+        counts[player] += 1
         state.apply(action)
         record.actions.append(str(action))
+    record.think_seconds, record.seat_decisions = (seconds[0], seconds[1]), (counts[0], counts[1])
     outcome = state.outcome()
     assert outcome is not None
     record.winner, record.reason = outcome.winner, outcome.reason

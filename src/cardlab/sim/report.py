@@ -62,8 +62,21 @@ def write_summary_json(summary: dict[str, Any], path: Path) -> None:
     path.write_text(json.dumps(summary, indent=2) + "\n")
 
 
+def report_title(summary: dict[str, Any]) -> str:
+    """What a balance table is of, naming the agent that played it: e.g. "… Edelweiss symbolic — agent heuristic"."""
+    return f"{GAME_TITLES.get(summary['game'], summary['game'])} {summary['variant']} — agent {summary['agent']}"
+
+
+def validation_line(summary: dict[str, Any]) -> str:
+    """How the agent's table was validated against another agent's (`cardlab compare`), or that it was not."""
+    validation = summary.get("validation")
+    if validation is None:
+        return f"not validated: no stored comparison of {summary['agent']} with another agent (cardlab compare)"
+    return str(validation["text"])
+
+
 def write_heatmap(summary: dict[str, Any], path: Path) -> None:
-    """The 6x6 matrix of row-vs-column win rates (both seats pooled) as a PNG."""
+    """The 6x6 matrix of row-vs-column win rates (both seats pooled) as a PNG (needs the plots extra)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -84,8 +97,7 @@ def write_heatmap(summary: dict[str, Any], path: Path) -> None:
     ax.set_xlabel("opponent")
     ax.set_ylabel(summary["kind"].removesuffix("s"))
     ax.set_title(
-        f"{GAME_TITLES.get(summary['game'], summary['game'])} {summary['variant']}: win rate of row vs column\n"
-        f"{summary['agent']}, {summary['games_per_cell']} games per pairing and seat"
+        f"{report_title(summary)}\nwin rate of row vs column, {summary['games_per_cell']} games per pairing and seat"
     )
     fig.colorbar(image, ax=ax, label="win rate")
     fig.tight_layout()
@@ -141,8 +153,9 @@ td, th {{ border: 1px solid #ccc; padding: .3em .7em; text-align: right; }}
 td:first-child, th:first-child {{ text-align: left; }}
 img {{ max-width: 100%; }}
 </style></head><body>
-<h1>{esc(title)} — balance table</h1>
-<p>Variant <b>{esc(summary["variant"])}</b>, both seats played by <b>{esc(summary["agent"])}</b>,
+<h1>{esc(report_title(summary))}</h1>
+<p class="validation"><b>Agent {esc(summary["agent"])}: {esc(validation_line(summary))}.</b></p>
+<p>Balance table: variant <b>{esc(summary["variant"])}</b>, both seats played by <b>{esc(summary["agent"])}</b>,
 {summary["games_per_cell"]} games per pairing and seat ({summary["total_games"]} games in all).
 Rates with 95% Wilson intervals; * marks a cell whose win rate differs from 50%
 ({esc(sig["test"])}, {esc(sig["correction"])}, α = {sig["alpha"]}).</p>
@@ -175,8 +188,7 @@ def print_balance(summary: dict[str, Any], console: Any) -> None:
     from rich.table import Table
 
     n = summary["games_per_cell"]
-    title = f"{GAME_TITLES.get(summary['game'], summary['game'])} {summary['variant']}"
-    table = Table(title=f"{title} · {summary['agent']} · {n} games per pairing and seat")
+    table = Table(title=f"{report_title(summary)} · {n} games per pairing and seat")
     first_word = _seat_words(summary["game"])[2]
     short = ("A in P1", "A in P2") if summary["game"] == "dreadnought" else ("A as first", "A as second")
     for column in ("pairing", short[0], "95% CI", short[1], "95% CI"):
@@ -219,3 +231,4 @@ def print_balance(summary: dict[str, Any], console: Any) -> None:
         f"Cells differing from 50% ({sig['test']}; {sig['correction']}, α = {sig['alpha']}): "
         + (", ".join(cells) if cells else "none")
     )
+    console.print(f"Agent {summary['agent']}: {validation_line(summary)}")

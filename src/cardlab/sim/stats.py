@@ -22,6 +22,8 @@ __all__ = [
     "first_player_advantage",
     "holm_adjusted",
     "holm_bonferroni",
+    "newcombe_interval",
+    "two_proportion_z_test",
     "wilson_interval",
 ]
 
@@ -57,6 +59,43 @@ def wilson_interval(wins: int, games: int, confidence: float = 0.95) -> tuple[fl
     half = z / (1 + z2n) * math.sqrt(rate * (1 - rate) / games + z2n / (4 * games))
     # At 0 or all wins the matching bound is exactly 0 or 1; the formula would only round near it.
     return (0.0 if wins == 0 else centre - half), (1.0 if wins == games else centre + half)
+
+
+def newcombe_interval(
+    wins_a: int, games_a: int, wins_b: int, games_b: int, confidence: float = 0.95
+) -> tuple[float, float]:
+    """Interval for rate_b - rate_a: Newcombe's (1998, method 10) hybrid score interval from two Wilson intervals.
+
+    It inherits Wilson's good behaviour near 0 and 1 and at small samples, where the Wald interval for a
+    difference collapses (e.g. to a point at 0/n vs 0/n). Both samples need at least one game.
+    """
+    if games_a < 1 or games_b < 1:
+        raise ValueError(f"need at least one game in each sample, got {games_a} and {games_b}")
+    rate_a, rate_b = wins_a / games_a, wins_b / games_b
+    low_a, high_a = wilson_interval(wins_a, games_a, confidence)
+    low_b, high_b = wilson_interval(wins_b, games_b, confidence)
+    diff = rate_b - rate_a
+    low = diff - math.sqrt((rate_b - low_b) ** 2 + (high_a - rate_a) ** 2)
+    high = diff + math.sqrt((high_b - rate_b) ** 2 + (rate_a - low_a) ** 2)
+    return max(-1.0, low), min(1.0, high)
+
+
+def two_proportion_z_test(wins_a: int, games_a: int, wins_b: int, games_b: int) -> float:
+    """Two-sided p-value of the pooled two-proportion z-test of rate_a == rate_b (the chi-square test on a 2x2 table).
+
+    Asymptotic, like the Newcombe interval it is reported with; with no spread in the pooled data (all wins or
+    none) the rates are equal and the p-value is 1.
+    """
+    _check_counts(wins_a, games_a)
+    _check_counts(wins_b, games_b)
+    if games_a < 1 or games_b < 1:
+        raise ValueError(f"need at least one game in each sample, got {games_a} and {games_b}")
+    pooled = (wins_a + wins_b) / (games_a + games_b)
+    variance = pooled * (1 - pooled) * (1 / games_a + 1 / games_b)
+    if variance <= 0:
+        return 1.0
+    z = (wins_b / games_b - wins_a / games_a) / math.sqrt(variance)
+    return min(1.0, 2 * NormalDist().cdf(-abs(z)))
 
 
 def _binom_log_pmf(games: int, p: float) -> Callable[[int], float]:

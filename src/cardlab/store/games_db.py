@@ -37,6 +37,15 @@ CREATE TABLE IF NOT EXISTS games (
     UNIQUE (experiment, cell, game_index, seat)
 );
 CREATE INDEX IF NOT EXISTS games_by_variant ON games (game, variant, agents);
+CREATE TABLE IF NOT EXISTS comparisons (  -- `cardlab compare`: two agents' balance tables side by side
+    id           INTEGER PRIMARY KEY,
+    game         TEXT    NOT NULL,
+    variant      TEXT    NOT NULL,
+    agent_a      TEXT    NOT NULL,
+    agent_b      TEXT    NOT NULL,
+    created      TEXT    NOT NULL DEFAULT (datetime('now')),  -- UTC, 'YYYY-MM-DD HH:MM:SS'
+    summary_json TEXT    NOT NULL  -- the comparison.json object
+);
 """
 
 
@@ -65,6 +74,19 @@ class StoredGame:
 
 
 _COLUMNS = tuple(StoredGame.__dataclass_fields__)
+
+
+@dataclass(frozen=True)
+class StoredComparison:
+    """One stored `cardlab compare` result."""
+
+    id: int
+    game: str
+    variant: str
+    agent_a: str
+    agent_b: str
+    created: str
+    summary: dict[str, Any]
 
 
 class GamesDB:
@@ -99,6 +121,29 @@ class GamesDB:
         with self._conn:
             self._conn.executemany(f"INSERT INTO games ({', '.join(_COLUMNS)}) VALUES ({placeholders})", rows)
         return len(rows)
+
+    def add_comparison(
+        self, game: str, variant: str, agent_a: str, agent_b: str, summary: dict[str, Any], created: str | None = None
+    ) -> int:
+        """Store a comparison of two agents' tables; returns its id. `created` defaults to SQLite's UTC now."""
+        with self._conn:
+            cursor = self._conn.execute(
+                "INSERT INTO comparisons (game, variant, agent_a, agent_b, created, summary_json) "
+                "VALUES (?, ?, ?, ?, COALESCE(?, datetime('now')), ?)",
+                (game, variant, agent_a, agent_b, created, json.dumps(summary)),
+            )
+        return int(cursor.lastrowid or 0)
+
+    def comparisons(self, game: str, variant: str, agent: str | None = None) -> list[StoredComparison]:
+        """Stored comparisons of one game/variant (those involving `agent` if given), newest first."""
+        query = "SELECT id, game, variant, agent_a, agent_b, created, summary_json FROM comparisons "
+        query += "WHERE game = ? AND variant = ?"
+        params: tuple[str, ...] = (game, variant)
+        if agent is not None:
+            query += " AND ? IN (agent_a, agent_b)"
+            params += (agent,)
+        rows = self._conn.execute(query + " ORDER BY created DESC, id DESC", params).fetchall()
+        return [StoredComparison(*row[:6], json.loads(row[6])) for row in rows]
 
     def games(self, game: str, variant: str, agents: str) -> Iterator[StoredGame]:
         """All stored games of one game/variant/agent setting, in a stable order."""

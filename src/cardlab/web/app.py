@@ -28,6 +28,21 @@ MAX_BODY = 16 * 1024
 """Request bodies above this size are refused (413) before they are read."""
 
 AGENT_CHOICES = ["random", "heuristic", "ismcts:iterations=200:rollout=heuristic"]
+SEARCH_CHOICE = "ismcts:iterations=1000:backend=cpu"
+"""The compiled search: Edelweiss only, and only where the fast extra is installed."""
+
+
+def agent_choices(game: str) -> list[str]:
+    """The lobby's agents for one game: those that can be built for it here."""
+    from cardlab.agents import AgentSpecError, make_agent
+
+    choices = list(AGENT_CHOICES)
+    try:
+        make_agent(SEARCH_CHOICE, game)
+    except AgentSpecError:
+        return choices
+    return [*choices, SEARCH_CHOICE]
+
 
 TOKEN = r"^[A-Za-z0-9_-]*$"
 """Seat tokens are URL-safe base64: anything else is refused before it reaches the database."""
@@ -140,7 +155,8 @@ def create_app(db_path: Path | str, agent_delay: float = 0.6, limits: ServerLimi
 
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
-        return {"games": {name: {"title": GAME_TITLES.get(name, name)} for name in GAME_NAMES}, "agents": AGENT_CHOICES}
+        games = {name: {"title": GAME_TITLES.get(name, name), "agents": agent_choices(name)} for name in GAME_NAMES}
+        return {"games": games, "agents": AGENT_CHOICES}
 
     @app.post("/api/games", status_code=201)
     async def create_game(body: NewGame) -> dict[str, Any]:

@@ -206,7 +206,11 @@ function refreshOptions() {
 }
 
 function drawSeats() {
-  const agents = Array.isArray(meta.agents) ? meta.agents.filter((a) => typeof a === "string") : [];
+  // Each game lists the agents that can play it (the compiled search plays Edelweiss only).
+  const info = meta.games && meta.games[currentGame()];
+  const listed = info && Array.isArray(info.agents) ? info.agents : meta.agents;
+  const agents = Array.isArray(listed) ? listed.filter((a) => typeof a === "string") : [];
+  const chosen = Object.fromEntries(SEATS.map((seat) => [seat, $(`seat-${seat}`) ? $(`seat-${seat}`).value : null]));
   const box = $("seats");
   const rows = [h("legend", null, "Players")];
   for (const seat of SEATS) {
@@ -218,6 +222,7 @@ function drawSeats() {
       h("option", { value: "__custom__" }, "AI: type a spec…"),
     );
     if (seat === "P2" && agents.length) select.value = agents.includes("heuristic") ? "heuristic" : agents[0];
+    if (chosen[seat] && (chosen[seat] === "human" || agents.includes(chosen[seat]))) select.value = chosen[seat];
     const custom = h("input", {
       id: `seat-${seat}-custom`,
       type: "text",
@@ -429,7 +434,10 @@ async function main() {
     $("rules-links"),
     names.map((name) => h("a", { href: `/rules/${encodeURIComponent(name)}` }, `Rules: ${(meta.games[name] && meta.games[name].title) || name}`)),
   );
-  $("game").addEventListener("change", drawOptions);
+  $("game").addEventListener("change", () => {
+    drawOptions();
+    drawSeats();
+  });
   const wanted = new URLSearchParams(location.search).get("game");
   if (wanted && names.includes(wanted)) $("game").value = wanted;
   drawSeats();

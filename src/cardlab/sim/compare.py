@@ -1,0 +1,360 @@
+"""Two agents' balance tables side by side: does a cheap agent's table say what a strong agent's says?
+
+A cell is one pairing and seat of the balance table; its rate is the first-named entrant's win
+rate in that seat (the table's "A as first" / "A as second"). For every cell with games of both
+agents: `diff = b_rate - a_rate` (the second agent's rate minus the first's), a 95% Newcombe
+hybrid score interval for it (from the two Wilson intervals), and a two-sided pooled
+two-proportion z-test of equal rates; the cells' p-values are Holm-Bonferroni corrected
+together, and a cell is `significant` when Holm rejects it at ALPHA. Games come from the games
+database; `top_up` first plays what is missing with the balance machinery, continuing each
+cell's index sequence.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from cardlab.core.errors import CardlabError
+from cardlab.sim.balance import BalanceSetup, Matchups, balance_tasks, kernel_balance, pairings, stored_game
+from cardlab.sim.stats import holm_adjusted, holm_bonferroni, newcombe_interval, two_proportion_z_test
+from cardlab.sim.tournament import GameTask, TaskResult
+from cardlab.store.games_db import GamesDB, StoredGame
+
+ALPHA = 0.05
+CONVERGED = "converged: no cell differs"
+Runner = Callable[[Sequence[GameTask]], Iterable[TaskResult]]
+
+
+def verdict(significant: int) -> str:
+    """The one-line verdict: exactly CONVERGED, or 'N cells differ'."""
+    return CONVERGED if significant == 0 else f"{significant} cells differ"
+
+
+def cell_counts(games: Iterable[StoredGame]) -> dict[tuple[str, int], list[int]]:
+    """(cell, seat) -> [the first-named entrant's wins, games]; a draw is a game without a win."""
+    counts: dict[tuple[str, int], list[int]] = {}
+    for game in games:
+        tally = counts.setdefault((game.cell, game.seat), [0, 0])
+        tally[0] += game.winner == game.seat  # seat 0: the first-named entrant sits in P1
+        tally[1] += 1
+    return counts
+
+
+def missing_games(games: Iterable[StoredGame], matchups: Matchups, target: int, mirrors: bool) -> dict[str, int]:
+    """New games per seat each pairing needs so that both of its seats hold at least `target` games."""
+    counts = cell_counts(games)
+    missing = {}
+    for a, b in pairings(matchups.entrants, mirrors):
+        cell = f"{a}-{b}"
+        have = min(counts.get((cell, seat), [0, 0])[1] for seat in (0, 1))
+        missing[cell] = max(0, target - have)
+    return missing
+
+
+def top_up(
+    db: GamesDB,
+    matchups: Matchups,
+    agent: str,
+    target: int,
+    seed: int,
+    mirrors: bool,
+    engine: str,
+    run: Runner,
+) -> int:
+    """Play and store what `agent` lacks of `target` games per cell and seat; returns how many were played.
+
+    The games are those `cardlab balance` would play next (same experiment, seeds and index sequence),
+    only fewer where some are stored already.
+    """
+    missing = missing_games(db.games(matchups.game, matchups.variant, agent), matchups, target, mirrors)
+    if not any(missing.values()):
+        return 0
+    setup = BalanceSetup(matchups, agent, target, seed, mirrors)
+    if engine != "reference":
+        experiment = f"{setup.experiment}/engine={engine}"
+        stored = kernel_balance(setup, lambda cell: db.next_index(experiment, cell), engine, missing.__getitem__)
+    else:
+        tasks = balance_tasks(setup, lambda cell: db.next_index(setup.experiment, cell), missing.__getitem__)
+        stored = [stored_game(result, setup) for result in run(tasks)]
+    return db.add(stored)
+
+
+def compare_tables(
+    games_a: Iterable[StoredGame],
+    games_b: Iterable[StoredGame],
+    matchups: Matchups,
+    agents: tuple[str, str],
+    alpha: float = ALPHA,
+) -> dict[str, Any]:
+    """The comparison.json numbers: per cell both rates, diff with its interval and test, Holm over all cells."""
+    counts_a, counts_b = cell_counts(games_a), cell_counts(games_b)
+    cells: list[dict[str, Any]] = []
+    unmatched = []
+    for a, b in pairings(matchups.entrants, True):
+        cell = f"{a}-{b}"
+        for seat in (0, 1):
+            wins_a, played_a = counts_a.get((cell, seat), [0, 0])
+            wins_b, played_b = counts_b.get((cell, seat), [0, 0])
+            if not played_a or not played_b:
+                if played_a or played_b:
+                    unmatched.append({"pairing": cell, "seat": seat, "a_games": played_a, "b_games": played_b})
+                continue
+            a_rate, b_rate = wins_a / played_a, wins_b / played_b
+            cells.append(
+                {
+                    "pairing": cell,
+                    "seat": seat,
+                    "p1": a if seat == 0 else b,
+                    "p2": b if seat == 0 else a,
+                    "a_wins": wins_a,
+                    "a_games": played_a,
+                    "a_rate": a_rate,
+                    "b_wins": wins_b,
+                    "b_games": played_b,
+                    "b_rate": b_rate,
+                    "diff": b_rate - a_rate,
+                    "ci95": list(newcombe_interval(wins_a, played_a, wins_b, played_b)),
+                    "p_value": two_proportion_z_test(wins_a, played_a, wins_b, played_b),
+                }
+            )
+    p_values = [cell["p_value"] for cell in cells]
+    for cell, rejected, adjusted in zip(cells, holm_bonferroni(p_values, alpha), holm_adjusted(p_values), strict=True):
+        cell["p_holm"], cell["significant"] = adjusted, rejected
+    significant = sum(cell["significant"] for cell in cells)
+    largest = max(cells, key=lambda cell: abs(cell["diff"]), default=None)
+    summary: dict[str, Any] = {"game": matchups.game, "variant": matchups.variant}
+    if matchups.game == "edelweiss":
+        summary["standard"] = matchups.variant
+    return summary | {
+        "agents": list(agents),
+        "kind": matchups.kind,
+        "rate_definition": "win rate of the pairing's first-named entrant in that seat (seat 0: it sits in P1)",
+        "diff_definition": "b_rate - a_rate: the second agent's rate minus the first agent's",
+        "interval": "95% Newcombe hybrid score interval for diff (from the two Wilson intervals)",
+        "test": "two-sided pooled two-proportion z-test of a_rate == b_rate",
+        "correction": f"Holm-Bonferroni over {len(cells)} cells",
+        "alpha": alpha,
+        "games": [sum(n for _, n in counts_a.values()), sum(n for _, n in counts_b.values())],
+        "cells": cells,
+        "unmatched_cells": unmatched,
+        "max_abs_diff": abs(largest["diff"]) if largest else 0.0,
+        "max_abs_diff_cell": None if largest is None else {"pairing": largest["pairing"], "seat": largest["seat"]},
+        "significant_cells": significant,
+        "verdict": verdict(significant),
+    }
+
+
+def now_utc() -> str:
+    """SQLite's datetime('now') format, so stored and fresh timestamps compare as text."""
+    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def validation_text(against: str, created: str, summary: Mapping[str, Any]) -> str:
+    return (
+        f"validated against {against} on {created[:10]}: {summary['verdict']} "
+        f"(max |diff| {100 * summary['max_abs_diff']:.1f} pp)"
+    )
+
+
+def validation_for(db: GamesDB, game: str, variant: str, agent: str) -> dict[str, Any] | None:
+    """How `agent`'s table was last validated: its newest stored comparison with another agent, or None.
+
+    A comparison of an agent with itself validates nothing and is skipped.
+    """
+    for stored in db.comparisons(game, variant, agent):
+        if stored.agent_a == stored.agent_b:
+            continue
+        against = stored.agent_b if stored.agent_a == agent else stored.agent_a
+        summary = stored.summary
+        return {
+            "against": against,
+            "created": stored.created,
+            "verdict": summary["verdict"],
+            "max_abs_diff": summary["max_abs_diff"],
+            "significant_cells": summary["significant_cells"],
+            "cells": len(summary["cells"]),
+            "text": validation_text(against, stored.created, summary),
+        }
+    return None
+
+
+def _seat_name(game: str, seat: int) -> str:
+    if game == "dreadnought":  # no first player: speed decides it every turn (D6)
+        return ("in P1", "in P2")[seat]
+    return ("first", "second")[seat]
+
+
+def _label(summary: Mapping[str, Any], cell: Mapping[str, Any]) -> str:
+    a, b = cell["pairing"].split("-")
+    return f"{a} vs {b} ({a} {_seat_name(summary['game'], cell['seat'])})"
+
+
+def write_difference_plot(summary: Mapping[str, Any], path: Path) -> bool:
+    """Each pairing's diff per seat as a diverging heatmap PNG; False (nothing written) without matplotlib."""
+    try:
+        import matplotlib
+    except ImportError:
+        return False
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    rows = list(dict.fromkeys(cell["pairing"] for cell in summary["cells"]))
+    values = np.full((len(rows), 2), np.nan)
+    marks = [["", ""] for _ in rows]
+    for cell in summary["cells"]:
+        i = rows.index(cell["pairing"])
+        values[i, cell["seat"]] = 100 * cell["diff"]
+        marks[i][cell["seat"]] = "*" if cell["significant"] else ""
+    limit = max(5.0, 100 * summary["max_abs_diff"])
+    fig, ax = plt.subplots(figsize=(5.5, 1.6 + 0.32 * len(rows)), dpi=120)
+    image = ax.imshow(values, cmap="RdBu_r", vmin=-limit, vmax=limit, aspect="auto")
+    ax.set_xticks([0, 1], [_seat_name(summary["game"], seat) for seat in (0, 1)])
+    ax.set_xlabel("seat of the first-named entrant")
+    ax.set_yticks(range(len(rows)), [row.replace("-", " vs ") for row in rows])
+    for i in range(len(rows)):
+        for j in (0, 1):
+            if not np.isnan(values[i, j]):
+                ax.text(j, i, f"{values[i, j]:+.1f}{marks[i][j]}", ha="center", va="center", fontsize=8)
+    a, b = summary["agents"]
+    ax.set_title(
+        f"{summary['game']} {summary['variant']}: win rate of {b} − {a} (pp)\n{summary['verdict']}", fontsize=9
+    )
+    fig.colorbar(image, ax=ax, label="diff (percentage points)")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return True
+
+
+def _colour(diff: float) -> str:
+    """Red where the second agent's rate is higher, blue where lower; saturated at 20 pp."""
+    strength = min(1.0, abs(diff) / 0.2)
+    return f"rgba(202, 0, 32, {0.6 * strength:.2f})" if diff > 0 else f"rgba(5, 113, 176, {0.6 * strength:.2f})"
+
+
+def write_comparison_html(summary: Mapping[str, Any], plot: Path | None, path: Path) -> None:
+    """One self-contained page: the verdict, the plot embedded, and the cell table coloured by diff."""
+    esc = html.escape
+    a, b = summary["agents"]
+    rows = "".join(
+        f"<tr><td>{esc(_label(summary, cell))}</td>"
+        f"<td>{cell['a_wins']}/{cell['a_games']} = {cell['a_rate']:.1%}</td>"
+        f"<td>{cell['b_wins']}/{cell['b_games']} = {cell['b_rate']:.1%}</td>"
+        f'<td style="background: {_colour(cell["diff"])}">{100 * cell["diff"]:+.1f}'
+        f"{' *' if cell['significant'] else ''}</td>"
+        f"<td>[{100 * cell['ci95'][0]:+.1f}, {100 * cell['ci95'][1]:+.1f}]</td>"
+        f"<td>{cell['p_value']:.3g}</td><td>{cell['p_holm']:.3g}</td></tr>"
+        for cell in summary["cells"]
+    )
+    image = ""
+    if plot is not None and plot.exists():
+        encoded = base64.b64encode(plot.read_bytes()).decode()
+        image = f'<img alt="difference heatmap" src="data:image/png;base64,{encoded}">'
+    page = f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<title>{esc(summary["game"])} {esc(summary["variant"])}: {esc(a)} vs {esc(b)}</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; }}
+table {{ border-collapse: collapse; margin: 1em 0; }}
+td, th {{ border: 1px solid #ccc; padding: .3em .7em; text-align: right; }}
+td:first-child, th:first-child {{ text-align: left; }}
+img {{ max-width: 100%; }}
+</style></head><body>
+<h1>{esc(summary["game"])} {esc(summary["variant"])} — {esc(a)} vs {esc(b)}</h1>
+<p><b>{esc(summary["verdict"])}</b> (max |diff| {100 * summary["max_abs_diff"]:.1f} pp over {len(summary["cells"])}
+cells; {summary["games"][0]} and {summary["games"][1]} games).</p>
+<p>Rate: {esc(summary["rate_definition"])}. diff = {esc(summary["diff_definition"])}, in percentage points, with a
+{esc(summary["interval"])}; * marks a cell whose rates differ ({esc(summary["test"])},
+{esc(summary["correction"])}, α = {summary["alpha"]}).</p>
+{image}
+<table><tr><th>cell</th><th>{esc(a)}</th><th>{esc(b)}</th><th>diff (pp)</th><th>95% CI</th><th>p</th>
+<th>Holm p</th></tr>{rows}</table>
+<p><small>Generated by cardlab.</small></p>
+</body></html>
+"""
+    path.write_text(page)
+
+
+def write_comparison_files(summary: Mapping[str, Any], out: Path) -> list[str]:
+    """comparison.json, difference.png (with the plots extra) and comparison.html in `out`."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "comparison.json").write_text(json.dumps(summary, indent=2) + "\n")
+    plot = out / "difference.png"
+    written = ["comparison.json"]
+    if write_difference_plot(summary, plot):
+        written.append("difference.png")
+    else:
+        plot.unlink(missing_ok=True)  # a stale plot from an earlier run would be embedded
+    write_comparison_html(summary, plot if "difference.png" in written else None, out / "comparison.html")
+    return [*written, "comparison.html"]
+
+
+def print_comparison(summary: Mapping[str, Any], console: Any, rows: int = 10) -> None:
+    """The cells that differ and the largest differences (at least `rows` cells), then the verdict line."""
+    from rich.table import Table
+
+    a, b = summary["agents"]
+    largest = sorted(summary["cells"], key=lambda cell: -abs(cell["diff"]))
+    shown = [cell for rank, cell in enumerate(largest) if rank < rows or cell["significant"]]
+    table = Table(title=f"{summary['game']} {summary['variant']} · {b} − {a} per cell (pp), largest first")
+    for column in ("cell", a, b, "diff", "95% CI", "Holm p"):
+        table.add_column(column, justify="left" if column == "cell" else "right")
+    for cell in shown:
+        table.add_row(
+            _label(summary, cell),
+            f"{cell['a_wins']}/{cell['a_games']}",
+            f"{cell['b_wins']}/{cell['b_games']}",
+            f"{100 * cell['diff']:+.1f}{'*' if cell['significant'] else ''}",
+            f"[{100 * cell['ci95'][0]:+.1f}, {100 * cell['ci95'][1]:+.1f}]",
+            f"{cell['p_holm']:.3g}",
+        )
+    console.print(table)
+    if len(shown) < len(largest):
+        console.print(f"… and {len(largest) - len(shown)} smaller differences, none significant (comparison.json)")
+    console.print(
+        f"{summary['verdict']} (max |diff| {100 * summary['max_abs_diff']:.1f} pp; {summary['test']}, "
+        f"{summary['correction']}, α = {summary['alpha']})"
+    )
+
+
+def run_comparison(
+    db: GamesDB,
+    matchups: Matchups,
+    agents: tuple[str, str],
+    games: int | None,
+    seed: int,
+    mirrors: bool,
+    engine: str,
+    run: Runner,
+    on_top_up: Callable[[str, int], None] | None = None,
+) -> dict[str, Any]:
+    """Top up both agents to `games` per cell and seat (if given), compare their stored tables, store the result."""
+    if games is not None:
+        if games < 1:
+            raise CardlabError("--games must be at least 1")
+        for agent in dict.fromkeys(agents):
+            played = top_up(db, matchups, agent, games, seed, mirrors, engine, run)
+            if on_top_up is not None:
+                on_top_up(agent, played)
+    stored = [list(db.games(matchups.game, matchups.variant, agent)) for agent in agents]
+    for agent, agent_games in zip(agents, stored, strict=True):
+        if not agent_games:
+            raise CardlabError(
+                f"no stored games for {matchups.game} {matchups.variant} with agent {agent!r}; "
+                "play them with --games N (or cardlab balance)"
+            )
+    summary = compare_tables(stored[0], stored[1], matchups, agents)
+    if not summary["cells"]:
+        raise CardlabError("no cell has games of both agents; play them with --games N")
+    summary["created"] = now_utc()
+    summary["id"] = db.add_comparison(
+        matchups.game, matchups.variant, agents[0], agents[1], summary, summary["created"]
+    )
+    return summary

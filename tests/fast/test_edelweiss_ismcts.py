@@ -1,0 +1,199 @@
+"""The compiled ISMCTS (`ismcts:...:backend=cpu`) is the reference search, leak-proof and deterministic.
+
+- Determinization: each iteration keeps everything the searcher may know (own hand, both fields,
+  discard, revealed cards, hand and deck sizes) and re-deals only the opponent's other hand cards
+  and the deck, uniformly (E2.5's hidden information, `EdelweissState.hidden_cards`).
+- Twin worlds: two true states with the same information set give the same choice for a seed.
+- Early stopping returns exactly the move the full iteration budget would.
+- Strength: at equal iterations it plays on par with the reference `ismcts` (a seat-swapped
+  head-to-head whose Wilson interval contains 50 %); `CARDLAB_ISMCTS_PARITY_GAMES` sets its size
+  (CI: 160 games; run 1000 for a sharper check).
+- Whole kernel games with search seats are a function of (seed, game) only, whatever the threads.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import numpy as np
+import pytest
+
+numba = pytest.importorskip("numba")
+
+from cardlab.agents import AgentSpecError, make_agent  # noqa: E402
+from cardlab.fast import edelweiss_cpu as k  # noqa: E402
+from cardlab.fast import edelweiss_ismcts as s  # noqa: E402
+from cardlab.games.edelweiss import Edelweiss, EdelweissConfig  # noqa: E402
+from cardlab.sim.stats import wilson_interval  # noqa: E402
+
+PARITY_GAMES = int(os.environ.get("CARDLAB_ISMCTS_PARITY_GAMES", "160"))
+CONFIGS = [EdelweissConfig("full"), EdelweissConfig("skills", "symbolic"), EdelweissConfig("skills", "accel2")]
+
+
+def midgame_states(count: int, seed: int) -> list:
+    """Reference states at decision points reached by random play, over the three deck kinds."""
+    rng = random.Random(seed)
+    states = []
+    while len(states) < count:
+        game = Edelweiss(CONFIGS[len(states) % len(CONFIGS)])
+        state = game.new_state(rng.getrandbits(32), record_events=False)
+        for _ in range(rng.randrange(0, 40)):
+            if state.current_player() is None:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        if state.current_player() is not None:
+            states.append(state)
+    return states
+
+
+def known_part(row: np.ndarray, me: int) -> tuple:
+    """What `me` may know of a kernel row (everything but the opponent's unrevealed hand and the deck order)."""
+    opp = me ^ 1
+    hidden_hand = [int(row[k.HAND + 4 * opp + suit] & ~row[k.REVEALED + 4 * opp + suit]) for suit in range(4)]
+    kept = row.copy()
+    kept[k.HAND + 4 * opp : k.HAND + 4 * opp + 4] = row[k.REVEALED + 4 * opp : k.REVEALED + 4 * opp + 4]
+    kept[k.DECK : k.DECK + k.DECK_CAP] = 0
+    unseen = sorted(int(c) for c in row[k.DECK : k.DECK + row[k.DECK_LEN]])
+    unseen += [rank * 4 + suit for suit in range(4) for rank in range(13) if (hidden_hand[suit] >> rank) & 1]
+    return tuple(kept), sum(bin(h).count("1") for h in hidden_hand), tuple(sorted(unseen))
+
+
+def test_determinization_keeps_what_the_searcher_knows_and_redeals_the_rest() -> None:
+    for state in midgame_states(60, seed=1):
+        me = state.current_player()
+        root = k.from_position(state.position(), validate=False)
+        row = np.zeros_like(root)
+        pool = np.zeros(64, dtype=np.int64)
+        rng = k.game_rng(7, 0)
+        before = known_part(root, me)
+        deals = set()
+        for _ in range(20):
+            s._determinize(row, root, me, rng, pool)
+            assert known_part(row, me) == before  # same knowledge, same hidden sizes, same unseen cards
+            deals.add(tuple(row[k.DECK : k.DECK + row[k.DECK_LEN]]))
+        if before[2] and len(before[2]) > 3:
+            assert len(deals) > 1, "the unseen cards are re-dealt"
+
+
+def test_determinization_is_uniform_over_the_unseen_cards() -> None:
+    """Each unseen card lands in the opponent's hand with probability hand size / unseen cards."""
+    state = Edelweiss(EdelweissConfig("full")).new_state(5, record_events=False)
+    me = state.current_player()
+    root = k.from_position(state.position(), validate=False)
+    _, hand_size, unseen = known_part(root, me)
+    row, pool, rng = np.zeros_like(root), np.zeros(64, dtype=np.int64), k.game_rng(3, 0)
+    counts = dict.fromkeys(unseen, 0)
+    draws = 20_000
+    opp = me ^ 1
+    for _ in range(draws):
+        s._determinize(row, root, me, rng, pool)
+        for suit in range(4):
+            bits = int(row[k.HAND + 4 * opp + suit])
+            for rank in range(13):
+                if (bits >> rank) & 1:
+                    counts[rank * 4 + suit] += 1
+    expected = draws * hand_size / len(unseen)
+    chi2 = sum((count - expected) ** 2 / expected for count in counts.values())
+    assert chi2 < len(unseen) + 6 * np.sqrt(2 * len(unseen)), chi2  # far inside a chi-square's range
+
+
+def test_twin_worlds_get_the_same_choice() -> None:
+    """Two true states that P to move cannot tell apart: the same search, the same answer."""
+    checked = 0
+    for index, state in enumerate(midgame_states(40, seed=2)):
+        me = state.current_player()
+        twin = state.infoset(me).sample_world(random.Random(index))
+        first = k.from_position(state.position(), validate=False)
+        second = k.from_position(twin.position(), validate=False)
+        if np.array_equal(first, second):
+            continue
+        checked += 1
+        assert s.search_action(first, 200, seed=index) == s.search_action(second, 200, seed=index)
+        agent = make_agent("ismcts:iterations=200:backend=cpu")
+        a = agent.act(state.infoset(me), random.Random(index))
+        b = agent.act(twin.infoset(me), random.Random(index))
+        assert a == b and a in state.legal_actions()
+    assert checked > 20, "the twins differ in their hidden cards"
+
+
+def test_stopping_early_returns_the_full_searchs_move() -> None:
+    stopped = 0
+    for index, state in enumerate(midgame_states(80, seed=3)):
+        root = k.from_position(state.position(), validate=False)
+        full = s.search_action(root, 400, seed=index, stop_early=False)
+        assert s.search_action(root, 400, seed=index) == full
+        tree = s.Tree(401)
+        s.search_action(root, 400, seed=index, tree=tree)
+        stopped += int(tree.visits[0]) < 400
+    assert stopped > 10, "the shortcut is taken in clear positions"
+
+
+def test_finds_the_winning_attack_and_the_surviving_defense() -> None:
+    """The reference agent's tactical checks (tests/agents/test_ismcts.py), compiled."""
+    from tests.agents.test_ismcts import _position
+
+    state = Edelweiss().load_position(_position(["10S:U"], [], ["4C:T", "9H:T"]))
+    agent = make_agent("ismcts:iterations=100:backend=cpu")
+    assert str(agent.act(state.infoset(0), random.Random(3))) == "ATTACK"
+    position = _position(["10S:T", "8C:T"], ["3D"], ["9H:U"])
+    position.update(window="defense", attack={"spade": "10S", "defense": None, "guard_card": None,
+                                              "blocker": None, "counter": False, "pursuit_club": None})  # fmt: skip
+    state = Edelweiss().load_position(position)
+    assert str(agent.act(state.infoset(1), random.Random(0))) != "NO_DEFENSE"
+
+
+def test_the_spec_is_checked_and_deterministic() -> None:
+    with pytest.raises(AgentSpecError, match="edelweiss only"):
+        make_agent("ismcts:backend=cpu", "aterial")
+    with pytest.raises(AgentSpecError, match="backend"):
+        make_agent("ismcts:backend=gpu")
+    assert make_agent("ismcts:iterations=300:backend=cpu").spec == "ismcts:iterations=300:backend=cpu"
+    state = midgame_states(1, seed=4)[0]
+    infoset = state.infoset(state.current_player())
+    agent = make_agent("ismcts:iterations=300:backend=cpu:rollout=heuristic")
+    assert len({agent.act(infoset, random.Random(9)) for _ in range(3)}) == 1
+    timed = make_agent("ismcts:time=0.01:backend=cpu")
+    assert timed.act(infoset, random.Random(1)) in infoset.legal_actions
+
+
+def test_kernel_games_with_search_seats_do_not_depend_on_threads() -> None:
+    config = EdelweissConfig("skills", "accel2")
+    specs = ("ismcts:iterations=60:backend=cpu", "heuristic")
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = s.play_agents(config, *specs, 130, 11)
+        numba.set_num_threads(max(2, before))
+        two = s.play_agents(config, *specs, 130, 11)
+    finally:
+        numba.set_num_threads(before)
+    for a, b in zip(
+        (one.winner, one.reason, one.turns, one.decisions),
+        (two.winner, two.reason, two.turns, two.decisions),
+        strict=True,
+    ):
+        assert np.array_equal(a, b)
+    assert set(one.winner.tolist()) <= {0, 1}
+    assert one.seat_decisions[0] > 0 and one.decision_ms_total[0] > 50 * one.decision_ms_total[1] > 0
+    assert sum(one.seat_decisions) == int(one.decisions.sum())
+
+
+def test_search_beats_random_in_the_kernel() -> None:
+    batch = s.play_agents(EdelweissConfig("skills", "symbolic"), "ismcts:iterations=200:backend=cpu", "random", 200, 5)
+    assert (batch.winner == 0).mean() > 0.8
+
+
+def test_on_par_with_the_reference_search_at_equal_iterations() -> None:
+    """Seat-swapped deals, 50 iterations each: the compiled search is the reference one, compiled."""
+    from cardlab.sim import play_match
+
+    game = Edelweiss(EdelweissConfig("skills", "symbolic"))
+    compiled, reference = make_agent("ismcts:iterations=50:backend=cpu"), make_agent("ismcts:iterations=50")
+    wins = 0
+    for index in range(PARITY_GAMES):
+        swapped = index % 2 == 1
+        record = play_match(game, (reference, compiled) if swapped else (compiled, reference), 1000 + index // 2)
+        wins += record.winner == (1 if swapped else 0)
+    low, high = wilson_interval(wins, PARITY_GAMES)
+    assert low <= 0.5 <= high, (wins, PARITY_GAMES, low, high)
