@@ -143,6 +143,14 @@ def _agent_pair(text: str) -> tuple[str, str]:
     return specs[0], specs[1]
 
 
+def _check_agents(specs: Sequence[str], game: str) -> None:
+    """Build each agent for `game` now: a spec it cannot play fails here, not in a worker mid-run."""
+    from cardlab.agents import make_agent
+
+    for spec in specs:
+        make_agent(spec, game)
+
+
 def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     """Two agents head to head; each deal is played twice with the seats swapped."""
     from cardlab.sim.engines import check_engine, kernel_run
@@ -155,6 +163,7 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     agents = _agent_pair(args.agents)
     game = _game_from_args(args)
     config = game.config_json()
+    _check_agents(agents, game.name)
     check_engine(args.engine, game.name, agents)
     start = time.perf_counter()
     tally = HeadToHead(agents, args.engine)
@@ -249,6 +258,31 @@ def _open_db(path: str | None) -> GamesDB:
     return GamesDB(Path(path) if path else default_db_path())
 
 
+def _table_agent(args: argparse.Namespace, matchups: Matchups, console: Console) -> str:
+    """`--agent`, or the game's default table agent (saying so when it is not the strong one)."""
+    from cardlab.sim.balance import default_agent
+
+    if args.agent:
+        return str(args.agent)
+    agent, note = default_agent(matchups)
+    if note:
+        console.print(f"note: {note}")
+    return agent
+
+
+def _table_engine(engine: str, game: str, agents: tuple[str, ...]) -> str:
+    """`--engine auto`: the cpu kernel where it can play all `agents` of `game`, else the reference engine."""
+    from cardlab.sim.engines import check_engine
+
+    if engine != "auto":
+        return engine
+    try:
+        check_engine("cpu", game, agents)
+    except CardlabError:
+        return "reference"
+    return "cpu"
+
+
 def cmd_balance(args: argparse.Namespace, console: Console) -> int:
     """Play N more games per pairing and seat, store them, and report on everything stored."""
     from cardlab.agents import parse_spec
@@ -258,28 +292,31 @@ def cmd_balance(args: argparse.Namespace, console: Console) -> int:
 
     if args.games < 1:
         raise CardlabError("--games must be at least 1")
-    parse_spec(args.agent)
     matchups = _matchups(args)
-    check_engine(args.engine, matchups.game, (args.agent,))
-    setup = BalanceSetup(matchups, args.agent, args.games, args.seed, args.mirrors)
+    agent = _table_agent(args, matchups, console)
+    parse_spec(agent)
+    _check_agents((agent,), matchups.game)
+    engine = _table_engine(args.engine, matchups.game, (agent,))
+    check_engine(engine, matchups.game, (agent,))
+    setup = BalanceSetup(matchups, agent, args.games, args.seed, args.mirrors)
     with _open_db(args.db) as db:
         start = time.perf_counter()
-        if args.engine != "reference":
-            experiment = f"{setup.experiment}/engine={args.engine}"
-            stored = kernel_balance(setup, lambda cell: db.next_index(experiment, cell), args.engine)
+        if engine != "reference":
+            experiment = f"{setup.experiment}/engine={engine}"
+            stored = kernel_balance(setup, lambda cell: db.next_index(experiment, cell), engine)
         else:
             tasks = balance_tasks(setup, lambda cell: db.next_index(setup.experiment, cell))
-            label = f"balance {matchups.game} {matchups.variant} · {args.agent}"
+            label = f"balance {matchups.game} {matchups.variant} · {agent}"
             stored = [stored_game(result, setup) for result in _run_with_progress(tasks, args.workers, console, label)]
         elapsed = time.perf_counter() - start
         db.add(stored)
         console.print(
             f"played {len(stored)} games in {elapsed:.1f} s ({len(stored) / elapsed:,.0f} games/s, "
-            f"{args.engine} engine); database {db.path}"
+            f"{engine} engine); database {db.path}"
         )
-        games = list(db.games(matchups.game, matchups.variant, args.agent))
-        validation = validation_for(db, matchups.game, matchups.variant, args.agent)
-    summary = summarize(games, matchups, args.agent, validation=validation)
+        games = list(db.games(matchups.game, matchups.variant, agent))
+        validation = validation_for(db, matchups.game, matchups.variant, agent)
+    summary = summarize(games, matchups, agent, validation=validation)
     _balance_outputs(summary, games, _out_dir(args, matchups), console)
     return 0
 
@@ -305,14 +342,15 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
     from cardlab.sim.compare import validation_for
 
     matchups = _matchups(args)
+    agent = _table_agent(args, matchups, console)
     with _open_db(args.db) as db:
-        games = list(db.games(matchups.game, matchups.variant, args.agent))
-        validation = validation_for(db, matchups.game, matchups.variant, args.agent)
+        games = list(db.games(matchups.game, matchups.variant, agent))
+        validation = validation_for(db, matchups.game, matchups.variant, agent)
     if not games:
         raise CardlabError(
-            f"no stored games for {matchups.game} {matchups.variant} with agent {args.agent!r} in the database"
+            f"no stored games for {matchups.game} {matchups.variant} with agent {agent!r} in the database"
         )
-    summary = summarize(games, matchups, args.agent, validation=validation)
+    summary = summarize(games, matchups, agent, validation=validation)
     _balance_outputs(summary, games, _out_dir(args, matchups), console)
     return 0
 
@@ -323,11 +361,13 @@ def cmd_ladder(args: argparse.Namespace, console: Console) -> int:
 
     agents = parse_agents(args.agents)
     game = _game_from_args(args)
+    _check_agents(agents, game.name)
 
     def run(tasks: Sequence[GameTask]) -> list:
         return _run_with_progress(tasks, args.workers, console, f"ladder {game.name}") if tasks else []
 
-    summary = play_ladder(game.name, game.config_json(), agents, args.games, args.seed, args.engine, run)
+    engine = _table_engine(args.engine, game.name, ())  # per pair, agents the kernel cannot play use the reference
+    summary = play_ladder(game.name, game.config_json(), agents, args.games, args.seed, engine, run)
     out = Path(args.out or f"ladder-{game.name}")
     written = write_ladder_files(summary, out)
     if args.json:
@@ -346,21 +386,23 @@ def cmd_compare(args: argparse.Namespace, console: Console) -> int:
 
     agents = _agent_pair(args.agents)
     matchups = _matchups(args)
+    _check_agents(agents, matchups.game)
+    engine = _table_engine(args.engine, matchups.game, agents)
     if args.games is not None:
         from cardlab.sim.engines import check_engine
 
-        check_engine(args.engine, matchups.game, agents)
+        check_engine(engine, matchups.game, agents)
 
     def run(tasks: Sequence[GameTask]) -> list:
         label = f"compare {matchups.game} {matchups.variant} · {tasks[0].agents[0]}" if tasks else ""
         return _run_with_progress(tasks, args.workers, console, label) if tasks else []
 
     def played(agent: str, count: int) -> None:
-        console.print(f"{agent}: played {count} missing games ({args.engine} engine)")
+        console.print(f"{agent}: played {count} missing games ({engine} engine)")
 
     with _open_db(args.db) as db:
         summary = run_comparison(
-            db, matchups, agents, args.games, args.seed, args.mirrors, args.engine, run, on_top_up=played
+            db, matchups, agents, args.games, args.seed, args.mirrors, engine, run, on_top_up=played
         )
     out = Path(args.out or f"compare-{matchups.game}-{matchups.variant}")
     written = write_comparison_files(summary, out)
@@ -391,7 +433,9 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     from cardlab.play.terminal import play_game
 
     parse_spec(args.vs)
-    return play_game(_game_from_args(args), args, console)
+    game = _game_from_args(args)
+    _check_agents((args.vs,), game.name)
+    return play_game(game, args, console)
 
 
 def cmd_serve(args: argparse.Namespace, console: Console) -> int:
@@ -463,7 +507,11 @@ def build_parser() -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=summary)
         sub.add_argument("game", choices=GAMES, help="which game")
         sub.add_argument("--standard", choices=["symbolic", "accel2"], help="Edelweiss standard (default symbolic)")
-        sub.add_argument("--agent", default="heuristic", help="agent spec playing both seats (default heuristic)")
+        sub.add_argument(
+            "--agent",
+            help="agent spec playing both seats (default: the game's strong table agent where it runs, e.g. the "
+            "compiled search for edelweiss; else heuristic)",
+        )
         sub.add_argument("--out", help="output directory (default balance-GAME-VARIANT)")
         sub.add_argument("--db", help="SQLite database (default: in the user data directory)")
         sub.set_defaults(handler=handler)
@@ -474,9 +522,10 @@ def build_parser() -> argparse.ArgumentParser:
             sub.add_argument("--mirrors", action="store_true", help="also play the mirror pairings")
             sub.add_argument(
                 "--engine",
-                choices=["reference", "cpu", "gpu"],
-                default="reference",
-                help="reference engine, or a compiled kernel: cpu (numba) or gpu (JAX); edelweiss, random/heuristic",
+                choices=["auto", "reference", "cpu", "gpu"],
+                default="auto",
+                help="auto (default: the cpu kernel where it plays the agent, else the reference engine), reference, "
+                "or a compiled kernel: cpu (numba; random, heuristic, ismcts:...:backend=cpu) or gpu (JAX)",
             )
 
     ladder = commands.add_parser("ladder", help="every pair of agents head to head: win matrix and ratings")
@@ -486,9 +535,10 @@ def build_parser() -> argparse.ArgumentParser:
     ladder.add_argument("--workers", type=int, help="worker processes (default: all cores)")
     ladder.add_argument(
         "--engine",
-        choices=["reference", "cpu"],
-        default="reference",
-        help="reference engine, or cpu: pairs the numba kernel can play run there (edelweiss)",
+        choices=["auto", "reference", "cpu"],
+        default="auto",
+        help="auto (default: cpu where the kernel exists for the game), reference, or cpu: pairs the numba kernel "
+        "can play run there, the rest on the reference engine (edelweiss)",
     )
     ladder.add_argument("--out", help="output directory (default ladder-GAME)")
     ladder.add_argument("--json", action="store_true", help="print ladder.json to stdout instead of the tables")
@@ -504,9 +554,10 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--mirrors", action="store_true", help="also top up the mirror pairings")
     compare.add_argument(
         "--engine",
-        choices=["reference", "cpu"],
-        default="reference",
-        help="engine for the missing games: reference, or cpu (numba kernel; edelweiss)",
+        choices=["auto", "reference", "cpu"],
+        default="auto",
+        help="engine for the missing games: auto (default: cpu where the kernel plays both agents), reference, "
+        "or cpu (numba kernel; edelweiss)",
     )
     compare.add_argument("--out", help="output directory (default compare-GAME-VARIANT)")
     compare.add_argument("--db", help="SQLite database (default: in the user data directory)")

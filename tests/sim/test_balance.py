@@ -83,7 +83,8 @@ def test_significance_is_corrected_for_the_number_of_cells() -> None:
 
 def test_balance_run_appends_to_the_database_and_report_rebuilds_it(tmp_path: Path, capsys) -> None:
     db, out, again = tmp_path / "games.sqlite", tmp_path / "run", tmp_path / "report"
-    argv = ["balance", "edelweiss", "--standard", "accel2", "--games", "2", "--workers", "1", "--db", str(db)]
+    argv = ["balance", "edelweiss", "--standard", "accel2", "--games", "2", "--workers", "1", "--db", str(db),
+            "--agent", "heuristic", "--engine", "reference"]  # fmt: skip
     assert main([*argv, "--out", str(out)]) == 0
     first = json.loads((out / "summary.json").read_text())
     assert first["games_per_cell"] == 2 and first["total_games"] == 60
@@ -91,7 +92,8 @@ def test_balance_run_appends_to_the_database_and_report_rebuilds_it(tmp_path: Pa
     second = json.loads((out / "summary.json").read_text())
     assert second["games_per_cell"] == 4 and second["total_games"] == 120
 
-    assert main(["report", "edelweiss", "--standard", "accel2", "--db", str(db), "--out", str(again)]) == 0
+    report = ["report", "edelweiss", "--standard", "accel2", "--agent", "heuristic", "--db", str(db)]
+    assert main([*report, "--out", str(again)]) == 0
     assert json.loads((again / "summary.json").read_text()) == second
     assert (again / "results.csv").read_text() == (out / "results.csv").read_text()
     for name in ("heatmap.png", "report.html"):
@@ -116,3 +118,22 @@ def test_balance_run_appends_to_the_database_and_report_rebuilds_it(tmp_path: Pa
 def test_report_without_games_is_a_clear_error(tmp_path: Path, capsys) -> None:
     assert main(["report", "edelweiss", "--db", str(tmp_path / "empty.sqlite"), "--out", str(tmp_path / "o")]) == 2
     assert "no stored games" in capsys.readouterr().err
+
+
+def test_the_default_table_agent_is_the_games_strong_one(tmp_path: Path, capsys, monkeypatch) -> None:
+    """Edelweiss tables default to the compiled search on the kernel (docs/balance.md); without the
+    fast extra they fall back to the heuristic and say what that table reflects."""
+    import sys
+
+    pytest.importorskip("numba")
+    from cardlab.games.edelweiss.lab import STRONG_AGENT
+
+    db, out = tmp_path / "g.sqlite", tmp_path / "out"
+    assert main(["balance", "edelweiss", "--games", "1", "--db", str(db), "--out", str(out)]) == 0
+    assert json.loads((out / "summary.json").read_text())["agent"] == STRONG_AGENT
+    assert "cpu engine" in capsys.readouterr().out
+    monkeypatch.setitem(sys.modules, "cardlab.fast.edelweiss_ismcts", None)  # as if the extra were missing
+    assert main(["balance", "edelweiss", "--games", "1", "--workers", "1", "--db", str(db), "--out", str(out)]) == 0
+    assert json.loads((out / "summary.json").read_text())["agent"] == "heuristic"
+    printed = capsys.readouterr().out
+    assert "note: this table is played by the heuristic agent" in printed and "fast extra" in printed

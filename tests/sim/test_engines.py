@@ -30,7 +30,8 @@ def test_simulate_with_the_kernel_keeps_the_output_format(capsys) -> None:
 
 def test_balance_with_the_kernel_stores_and_reports_like_the_reference(tmp_path: Path, capsys) -> None:
     db, out = tmp_path / "g.sqlite", tmp_path / "out"
-    argv = ["balance", "edelweiss", "--standard", "accel2", "--games", "50", "--engine", "cpu", "--db", str(db)]
+    argv = ["balance", "edelweiss", "--standard", "accel2", "--games", "50", "--engine", "cpu", "--db", str(db),
+            "--agent", "heuristic"]  # fmt: skip
     assert main([*argv, "--out", str(out)]) == 0
     summary = json.loads((out / "summary.json").read_text())
     assert summary["games_per_cell"] == 50 and summary["total_games"] == 15 * 2 * 50

@@ -30,7 +30,9 @@ def _ladder(capsys: pytest.CaptureFixture[str], out: Path, *argv: str) -> dict[s
 def test_ladder_ranks_the_agents_and_prices_their_decisions(tmp_path: Path, capsys) -> None:
     agents = ["random", "heuristic", SEARCH]
     out = tmp_path / "ladder"
-    summary = _ladder(capsys, out, "edelweiss", "--agents", ",".join(agents), "--games", "20", "--seed", "3")
+    summary = _ladder(
+        capsys, out, "edelweiss", "--agents", ",".join(agents), "--games", "20", "--seed", "3", "--engine", "reference"
+    )
     assert {"game", "config", "agents", "games_per_pair", "seed", "engine", "matrix", "ratings", "decision_ms"} <= set(
         summary
     )

@@ -43,6 +43,33 @@ class Matchups:
     entrants: tuple[str, ...]
     kind: str  # "characters", "entrants": the word tables and summary.json use
     config: Callable[[str, str], dict[str, Any]]  # (first player's entrant, second's) -> config JSON
+    strong_agent: str | None = None
+    """The cheapest agent whose table agrees with converged strong play (docs/balance.md), if any."""
+
+
+FALLBACK_AGENT = "heuristic"
+
+
+def default_agent(matchups: Matchups) -> tuple[str, str | None]:
+    """The agent a table is played by when none is named, and a note when it is not the strong one.
+
+    The game's strong agent where it can run here (the compiled search needs the fast extra),
+    else the heuristic, with a note saying what that table reflects.
+    """
+    from cardlab.agents import AgentSpecError, make_agent
+
+    strong = matchups.strong_agent
+    if strong is None:
+        return FALLBACK_AGENT, None
+    try:
+        make_agent(strong, matchups.game)
+    except AgentSpecError:
+        note = (
+            f"this table is played by the {FALLBACK_AGENT} agent, whose tables differ from strong play "
+            f"(docs/balance.md); the default strong agent {strong} needs the fast extra: pip install -e '.[fast]'"
+        )
+        return FALLBACK_AGENT, note
+    return strong, None
 
 
 def matchups_for(game: str, variant: str | None) -> Matchups:

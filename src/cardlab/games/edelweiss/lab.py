@@ -8,6 +8,9 @@ from cardlab.games.edelweiss.cards import CHARACTER_IDS
 from cardlab.games.edelweiss.config import STANDARDS
 from cardlab.sim.balance import Matchups
 
+STRONG_AGENT = "ismcts:iterations=1000:backend=cpu"
+"""The default table agent: the cheapest search whose table agrees with the converged one (docs/balance.md)."""
+
 
 def matchups(variant: str | None) -> Matchups:
     """`variant` is the standard (E7.4); the first-named character of a config plays first."""
@@ -18,4 +21,4 @@ def matchups(variant: str | None) -> Matchups:
     def config(first: str, second: str) -> dict[str, Any]:
         return {"deck": "skills", "standard": standard, "characters": {"P1": first, "P2": second}}
 
-    return Matchups("edelweiss", standard, CHARACTER_IDS, "characters", config)
+    return Matchups("edelweiss", standard, CHARACTER_IDS, "characters", config, STRONG_AGENT)
