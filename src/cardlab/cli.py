@@ -516,7 +516,7 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--db", help="SQLite database (default: in the user data directory)")
         sub.set_defaults(handler=handler)
         if name == "balance":
-            sub.add_argument("--games", type=int, default=2000, help="new games per pairing and seat (default 2000)")
+            sub.add_argument("--games", type=int, default=1000, help="new games per pairing and seat (default 1000)")
             sub.add_argument("--workers", type=int, help="worker processes (default: all cores)")
             sub.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
             sub.add_argument("--mirrors", action="store_true", help="also play the mirror pairings")
