@@ -1,5 +1,6 @@
-"""Balance-lab speed: heuristic self-play over 1 and 2 workers, ISMCTS at 1,000 iterations, and
-the wall time of the README's main job. Writes the `balance-lab` section of BENCHMARKS.md.
+"""Balance-lab speed on the reference engine: heuristic self-play over 1 and 2 workers and the
+reference ISMCTS at 1,000 iterations. Writes the `balance-lab` section of BENCHMARKS.md (the
+README's main job, played by the compiled search, is `bench_search.py`'s).
 
 Run: `python benchmarks/bench_lab.py` (keep the machine otherwise idle).
 """
@@ -9,11 +10,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import random
-import subprocess
-import sys
-import tempfile
-import time
-from pathlib import Path
 
 from _report import machine, median_seconds, write_section
 from cardlab.agents import make_agent
@@ -45,15 +41,6 @@ def ismcts_decisions(spec: str, decisions: int) -> int:
     return done
 
 
-def main_job_seconds() -> float:
-    """The README's first command after set-up: `cardlab balance edelweiss` on its defaults."""
-    with tempfile.TemporaryDirectory() as tmp:
-        start = time.perf_counter()
-        subprocess.run([Path(sys.executable).with_name("cardlab"), "balance", "edelweiss", "--db", f"{tmp}/g.sqlite",
-                        "--out", f"{tmp}/out"], check=True, capture_output=True)  # fmt: skip
-        return time.perf_counter() - start
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=20_000, help="heuristic games per run")
@@ -70,9 +57,6 @@ def main() -> None:
         seconds = median_seconds(lambda s=spec: ismcts_decisions(s, args.decisions), args.repeats)
         rows.append(f"| `{spec}`, one process | {args.decisions / seconds:.1f} decisions/s |")
         print(rows[-1], flush=True)
-    wall = sorted(main_job_seconds() for _ in range(args.repeats))[args.repeats // 2]
-    rows.append(f"| README main job (`cardlab balance edelweiss`: 60,000 heuristic games, both cores) | {wall:.1f} s |")
-    print(rows[-1], flush=True)
 
     body = "\n".join([
         "## Balance lab",
@@ -80,7 +64,8 @@ def main() -> None:
         f"Machine: {machine()}. Measured {datetime.date.today().isoformat()} with "
         f"`python benchmarks/bench_lab.py --games {args.games} --repeats {args.repeats} "
         f"--decisions {args.decisions}`; medians of {args.repeats} runs. Skills games, Symbolic standard, random "
-        "characters; agents get InfoSets (the leak-proof boundary) at every decision.",
+        "characters; agents get InfoSets (the leak-proof boundary) at every decision. The README's main job "
+        "(now played by the compiled search) is measured by `bench_search.py`.",
         "",
         "| what | figure |",
         "|---|---:|",
