@@ -21,6 +21,7 @@ import sys
 import tempfile
 from itertools import pairwise
 from pathlib import Path
+from statistics import NormalDist
 
 from _report import machine
 
@@ -107,6 +108,11 @@ def conclusions(
     settled = next((a for a, b in steps if verdicts[(a, b)]["significant_cells"] == 0), None)
     first = summaries[strongest]["first_player"]
     heuristic = verdicts[(HEURISTIC, strongest)]
+    drift = []
+    for a, b in steps:
+        moved = max(summaries[a]["characters"], key=lambda c: abs(rate(summaries[b], c) - rate(summaries[a], c)))
+        change = 100 * (rate(summaries[b], moved) - rate(summaries[a], moved))
+        drift.append(f"{a} to {b}: {moved} {change:+.1f}")
     words = [
         "- **Where it stops moving:** "
         + (
@@ -116,6 +122,9 @@ def conclusions(
         )
         + "; "
         + "; ".join(f"{a} vs {b}: {verdicts[(a, b)]['verdict']}" for a, b in steps)
+        + ". The character totals pool ten times the games of a cell, so they show smaller moves; "
+        + "the largest move of a character's total from one level to the next (points): "
+        + "; ".join(drift)
         + ".",
         f"- **What the strongest table says ({strongest}):** the first player wins {pct(first['rate'])} "
         f"{interval(first['ci95'])}; characters from strongest to weakest: "
@@ -127,6 +136,13 @@ def conclusions(
         "",
     ]
     return words
+
+
+def detectable(games_a: int, games_b: int, cells: int = 30) -> float:
+    """The smallest cell difference (points) that the Holm-corrected test can flag at even odds: the
+    first, strictest Holm step at alpha 0.05 over `cells` cells."""
+    z = NormalDist().inv_cdf(1 - 0.05 / cells / 2)
+    return 100 * z * (0.25 * (1 / games_a + 1 / games_b)) ** 0.5
 
 
 def main() -> None:
@@ -151,7 +167,11 @@ def main() -> None:
         "Each standard's table (15 pairings x 2 seats, mirror agents) is played by the `heuristic` and by the "
         "compiled search `ismcts:iterations=N:backend=cpu` at N = 250, 1,000 and 4,000, then each table is "
         "compared with the next (`cardlab compare`: per cell the difference of the two rates with a Newcombe "
-        "95% interval, a two-proportion z-test, Holm-Bonferroni over the 30 cells).",
+        '95% interval, a two-proportion z-test, Holm-Bonferroni over the 30 cells). "No cell differs" has a '
+        f"resolution: with {args.games:,} games per cell and seat on both sides a cell must differ by about "
+        f"{detectable(args.games, args.games):.0f} points to be flagged, against the {args.strong_games:,} games at "
+        f"4,000 iterations by about {detectable(args.games, args.strong_games):.0f}; the first player's rate and the "
+        "character totals pool many cells, so smaller moves show there.",
         "",
     ]
     with tempfile.TemporaryDirectory() as folder:
@@ -205,7 +225,7 @@ def main() -> None:
     for agent, rating in sorted(ladder["ratings"].items(), key=lambda item: -item[1]["elo"]):
         low, high = rating["ci95"]
         lines.append(
-            f"| {agent} | {rating['elo']:+.0f} | [{low:+.0f}, {high:+.0f}] | {ladder['decision_ms'][agent]:.4f} |"
+            f"| {agent} | {rating['elo']:+.0f} | [{low:+.0f}, {high:+.0f}] | {ladder['decision_ms'][agent]:.3g} |"
         )
     DOC.write_text("\n".join(lines).rstrip() + "\n")
     print(DOC.read_text())
