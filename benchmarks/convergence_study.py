@@ -28,6 +28,8 @@ from _report import machine
 DOC = Path(__file__).resolve().parent.parent / "docs" / "balance.md"
 STANDARDS = {"symbolic": "Symbolic", "accel2": "Accel 2"}
 HEURISTIC = "heuristic"
+FAST = "heuristic:epsilon=0.1"
+"""A fast candidate: the heuristic with one random move in ten (a deterministic policy replays one line per deal)."""
 
 
 def search(iterations: int) -> str:
@@ -107,7 +109,7 @@ def conclusions(
     steps = list(pairwise(agent for agent, _ in levels[1:]))
     settled = next((a for a, b in steps if verdicts[(a, b)]["significant_cells"] == 0), None)
     first = summaries[strongest]["first_player"]
-    heuristic = verdicts[(HEURISTIC, strongest)]
+    heuristic, fast = verdicts[(HEURISTIC, strongest)], verdicts[(FAST, strongest)]
     drift = []
     for a, b in steps:
         moved = max(summaries[a]["characters"], key=lambda c: abs(rate(summaries[b], c) - rate(summaries[a], c)))
@@ -132,7 +134,9 @@ def conclusions(
         + ".",
         f"- **The heuristic's table** against it: {heuristic['verdict']}, the largest by "
         f"{100 * heuristic['max_abs_diff']:.1f} points; its first player wins "
-        f"{pct(summaries[HEURISTIC]['first_player']['rate'])}.",
+        f"{pct(summaries[HEURISTIC]['first_player']['rate'])}. With one random move in ten ({FAST}, as fast): "
+        f"{fast['verdict']}, the largest by {100 * fast['max_abs_diff']:.1f} points; its first player wins "
+        f"{pct(summaries[FAST]['first_player']['rate'])}.",
         "",
     ]
     return words
@@ -178,11 +182,12 @@ def main() -> None:
         work = Path(folder)
         for standard, label in STANDARDS.items():
             summaries = {agent: table(args.db, standard, agent, games, work / standard / f"table{i}")
-                         for i, (agent, games) in enumerate(levels)}  # fmt: skip
+                         for i, (agent, games) in enumerate([*levels, (FAST, args.games)])}  # fmt: skip
             pairs = list(pairwise(agent for agent, _ in levels))
             strongest = levels[-1][0]
             pairs.append((HEURISTIC, strongest))
             pairs.append((search(250), strongest))
+            pairs.append((FAST, strongest))
             results = [compare(args.db, standard, a, b, work / standard / f"cmp{i}") for i, (a, b) in enumerate(pairs)]
             ranked = sorted(summaries[strongest]["characters"], key=lambda c: -rate(summaries[strongest], c))
             lines += [
@@ -208,7 +213,7 @@ def main() -> None:
                 *[comparison_row(a, b, result) for (a, b), result in zip(pairs, results, strict=True)],
                 "",
             ]
-        agents = ",".join(["random", *(agent for agent, _ in levels)])
+        agents = ",".join(["random", FAST, *(agent for agent, _ in levels)])
         ladder_argv = ["ladder", "edelweiss", "--standard", "symbolic", "--engine", "cpu", "--agents", agents]
         ladder = json.loads(
             cardlab(*ladder_argv, "--games", str(args.ladder_games), "--out", str(work / "l"), "--json")

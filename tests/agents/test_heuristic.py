@@ -93,3 +93,29 @@ def test_heuristic_beats_random_clearly() -> None:
         record = play_match(game, (heuristic, rand) if first_is_heuristic else (rand, heuristic), index // 2)
         wins += (record.winner == 0) == first_is_heuristic
     assert wins >= 170
+
+
+def test_epsilon_mixes_in_random_moves() -> None:
+    """`heuristic:epsilon=E` plays a random legal move with probability E, else the heuristic (docs/balance.md)."""
+    from cardlab.agents import AgentSpecError
+
+    assert make_agent("heuristic:epsilon=0").spec == "heuristic"
+    assert make_agent("heuristic:epsilon=0.1").spec == "heuristic:epsilon=0.1"
+    with pytest.raises(AgentSpecError, match="between 0 and 1"):
+        make_agent("heuristic:epsilon=1.5")
+    game = Edelweiss(EdelweissConfig("skills", "accel2"))
+    differs = {0.0: 0, 1.0: 0}
+    decisions = 0
+    for seed in range(30):
+        state = game.new_state(seed, record_events=False)
+        rng = random.Random(seed)
+        while (player := state.current_player()) is not None:
+            infoset = state.infoset(player)
+            rule = choose(infoset.canonical_world, random.Random(0))
+            for epsilon in differs:
+                action = make_agent(f"heuristic:epsilon={epsilon:g}").act(infoset, random.Random(seed))
+                differs[epsilon] += action != rule
+            state.apply(rng.choice(state.legal_actions()))
+            decisions += 1
+    assert differs[0.0] == 0, "epsilon 0 is the heuristic"
+    assert 0.3 * decisions < differs[1.0] < 0.8 * decisions, (differs, decisions)  # random: about half differ

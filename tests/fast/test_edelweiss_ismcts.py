@@ -197,3 +197,16 @@ def test_on_par_with_the_reference_search_at_equal_iterations() -> None:
         wins += record.winner == (1 if swapped else 0)
     low, high = wilson_interval(wins, PARITY_GAMES)
     assert low <= 0.5 <= high, (wins, PARITY_GAMES, low, high)
+
+
+def test_the_kernel_plays_the_heuristic_with_an_epsilon() -> None:
+    """`heuristic:epsilon=E` in the kernel: 0 is the heuristic's own game, 1 plays like random."""
+    config = EdelweissConfig("skills", "symbolic")
+    plain = k.play_config(config, "heuristic", "random", 400, 3)
+    zero = s.play_agents(config, "heuristic:epsilon=0", "random", 400, 3)
+    assert np.array_equal(plain[0], zero.winner) and np.array_equal(plain[3], zero.decisions)
+    one = s.play_agents(config, "heuristic:epsilon=1", "heuristic", 2000, 3)
+    reference = k.play_config(config, "random", "heuristic", 2000, 3)
+    assert abs((one.winner == 0).mean() - (reference[0] == 0).mean()) < 0.04
+    tenth = s.play_agents(config, "heuristic:epsilon=0.1", "heuristic", 2000, 3)
+    assert (reference[0] == 0).mean() + 0.1 < (tenth.winner == 0).mean() < 0.45

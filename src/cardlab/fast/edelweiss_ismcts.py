@@ -52,6 +52,7 @@ from cardlab.fast.edelweiss_cpu import (
     WINDOW,
     WINNER,
     _advance_bits,
+    _below,
     _cttz,
     _do,
     _heuristic_choice,
@@ -365,11 +366,14 @@ def play_batch_agents(
     cs: np.ndarray,
     rollouts: np.ndarray,
     budgets: np.ndarray,
+    epsilons: np.ndarray,
     capacity: int,
     n_games: int,
     seed: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Play `n_games` games in parallel; each seat is random, heuristic or the search (`kinds[p]`).
+
+    A heuristic seat plays a random legal action with probability `epsilons[p]` (`heuristic:epsilon=E`).
 
     Game i draws its deal, random moves and searches from `game_rng(seed, i)`, so results depend on
     nothing but (seed, i) (and on the clock only with a time budget, `budgets[p]` cycles > 0).
@@ -408,7 +412,10 @@ def play_batch_agents(
                 kind = kinds[actor]
                 start = _cycles() if searching else 0
                 if kind == KIND_HEURISTIC:
-                    action = _heuristic_choice(row, bits)
+                    if epsilons[actor] > 0.0 and _below(rng, 1 << 30) < epsilons[actor] * (1 << 30):
+                        action = _random_bit(bits, rng)
+                    else:
+                        action = _heuristic_choice(row, bits)
                 elif kind == KIND_RANDOM:
                     action = _random_bit(bits, rng)
                 else:
@@ -452,6 +459,7 @@ class KernelAgent:
     c: float = 0.7
     rollout: int = POLICY_RANDOM
     seconds: float = 0.0
+    epsilon: float = 0.0
 
 
 def kernel_agent(spec: str) -> KernelAgent:
@@ -461,8 +469,8 @@ def kernel_agent(spec: str) -> KernelAgent:
     name, params = parse_spec(spec)
     if name == "random" and not params:
         return KernelAgent(KIND_RANDOM)
-    if name == "heuristic" and not params:
-        return KernelAgent(KIND_HEURISTIC)
+    if name == "heuristic":
+        return KernelAgent(KIND_HEURISTIC, epsilon=float(params.get("epsilon", 0.0)))
     if name == "ismcts" and params.get("backend") == "cpu":
         seconds = float(params.get("time", 0.0))
         iterations = 0 if seconds > 0 else int(params.get("iterations", 1000))  # a time budget replaces them
@@ -472,7 +480,7 @@ def kernel_agent(spec: str) -> KernelAgent:
         if iterations < 1 and seconds <= 0:
             raise ValueError("give iterations >= 1 or time > 0")  # the agent refuses it too
         return KernelAgent(KIND_SEARCH, iterations, float(params.get("c", 0.7)), ROLLOUTS[rollout], seconds)
-    raise ValueError(f"the cpu kernel plays random, heuristic and ismcts:...:backend=cpu, not {spec!r}")
+    raise ValueError(f"the cpu kernel plays random, heuristic[:epsilon=E] and ismcts:...:backend=cpu, not {spec!r}")
 
 
 def play_agents(config: EdelweissConfig, spec_p1: str, spec_p2: str, n_games: int, seed: int) -> AgentBatch:
@@ -491,6 +499,7 @@ def play_agents(config: EdelweissConfig, spec_p1: str, spec_p2: str, n_games: in
         np.array([s.c for s in seats], dtype=np.float64),
         np.array([s.rollout for s in seats], dtype=np.int64),
         budgets.astype(np.int64),
+        np.array([s.epsilon for s in seats], dtype=np.float64),
         capacity,
         n_games,
         seed,

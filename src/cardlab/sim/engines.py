@@ -26,6 +26,7 @@ ENGINES = ("reference", "cpu", "gpu")
 _KERNELS = {"cpu": "cardlab.fast.edelweiss_cpu", "gpu": "cardlab.fast.edelweiss_jax"}
 KERNEL_POLICIES = ("random", "heuristic")
 SEARCH_SPEC = "ismcts:...:backend=cpu"
+EPSILON_SPEC = "heuristic:epsilon=E"
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,15 @@ def is_kernel_search(spec: str) -> bool:
     return name == "ismcts" and params.get("backend") == "cpu"
 
 
+def is_cpu_agent(spec: str) -> bool:
+    """Whether the cpu kernel's agent batch plays `spec`: the search, or the heuristic with an epsilon."""
+    try:
+        name, params = parse_spec(spec)
+    except AgentSpecError:
+        return False
+    return is_kernel_search(spec) or (name == "heuristic" and set(params) <= {"epsilon"})
+
+
 def check_engine(engine: str, game: str, agents: tuple[str, ...]) -> None:
     """A clear error when the kernel cannot play this request."""
     if engine not in ENGINES:
@@ -67,9 +77,9 @@ def check_engine(engine: str, game: str, agents: tuple[str, ...]) -> None:
     if game != "edelweiss":
         raise CardlabError(f"the {engine} engine plays edelweiss only, not {game}")
     for agent in agents:
-        if agent in KERNEL_POLICIES or (engine == "cpu" and is_kernel_search(agent)):
+        if agent in KERNEL_POLICIES or (engine == "cpu" and is_cpu_agent(agent)):
             continue
-        playable = [*KERNEL_POLICIES, SEARCH_SPEC] if engine == "cpu" else list(KERNEL_POLICIES)
+        playable = [*KERNEL_POLICIES, EPSILON_SPEC, SEARCH_SPEC] if engine == "cpu" else list(KERNEL_POLICIES)
         raise CardlabError(f"the {engine} engine plays the agents {playable}, not {agent!r}")
     try:
         import_module(_KERNELS[engine])
@@ -98,14 +108,16 @@ def kernel_run(
 
     edelweiss = EdelweissConfig.from_json(config)
     searching = engine == "cpu" and any(is_kernel_search(spec) for spec in agents)
-    _warm(engine, searching)  # compiling (or loading the cache) is not a decision's cost
+    agent_batch = engine == "cpu" and any(spec not in KERNEL_POLICIES for spec in agents)
+    _warm(engine, agent_batch)  # compiling (or loading the cache) is not a decision's cost
     start = time.perf_counter()
-    if searching:
+    if agent_batch:  # the search or an epsilon seat: the kernel's agent batch
         from cardlab.fast.edelweiss_ismcts import play_agents
 
         result = play_agents(edelweiss, agents[0], agents[1], games, seed % 2**62)
         winner, reason, turns, decisions = result.winner, result.reason, result.turns, result.decisions
-        per_seat, timed_ms, threads = result.seat_decisions, result.decision_ms_total, 1
+        per_seat, timed_ms = result.seat_decisions, result.decision_ms_total
+        threads = 1 if searching else _threads(engine, games)
     else:  # the compiled policies alone: the kernel's own batch, its fastest path
         module = import_module(_KERNELS[engine])
         play = module.play_config if engine == "cpu" else module.play_batch
@@ -121,12 +133,12 @@ def kernel_run(
 
 
 @cache
-def _warm(engine: str, searching: bool) -> None:
+def _warm(engine: str, agent_batch: bool) -> None:
     """Compile (or load from numba's cache) the kernel a batch will run, once per process."""
     from cardlab.games.edelweiss import EdelweissConfig
 
     config = EdelweissConfig("full")
-    if searching:
+    if agent_batch:
         from cardlab.fast.edelweiss_ismcts import play_agents
 
         play_agents(config, "ismcts:iterations=2:backend=cpu", "random", 1, 0)
