@@ -249,7 +249,12 @@ def _balance_outputs(summary: dict, games: list, out: Path, console: Console) ->
     plot = "heatmap.png, " if heatmap else ""
     console.print(f"wrote {out}/results.csv, summary.json, {plot}report.html")
     if heatmap is None:
-        console.print("no heatmap: it needs the plots extra (pip install -e '.[plots]')")
+        _missing_plot(console, "no heatmap")
+
+
+def _missing_plot(console: Console, what: str) -> None:
+    """Reports go without their plot when matplotlib is absent; say how to get it."""
+    console.print(f"{what}: it needs the plots extra (pip install -e '.[plots]')")
 
 
 def _open_db(path: str | None) -> GamesDB:
@@ -376,7 +381,7 @@ def cmd_ladder(args: argparse.Namespace, console: Console) -> int:
     print_ladder(summary, console)
     console.print(f"wrote {out}/{', '.join(written)} in {summary['seconds']:.1f} s")
     if "ladder.png" not in written:
-        console.print("no plot: it needs the plots extra (pip install -e '.[plots]')")
+        _missing_plot(console, "no plot")
     return 0
 
 
@@ -409,7 +414,7 @@ def cmd_compare(args: argparse.Namespace, console: Console) -> int:
     print_comparison(summary, console)
     console.print(f"wrote {out}/{', '.join(written)}; stored as comparison {summary['id']} in {db.path}")
     if "difference.png" not in written:
-        console.print("no plot: it needs the plots extra (pip install -e '.[plots]')")
+        _missing_plot(console, "no plot")
     return 0
 
 
