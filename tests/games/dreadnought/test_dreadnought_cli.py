@@ -45,7 +45,7 @@ def test_simulate_dreadnought_caster_pairs_and_decks(capsys) -> None:
         (["simulate", "dreadnought", "--decks", "ember_spark,nowhere.toml"], "nowhere.toml"),
         (["simulate", "dreadnought", "--leaders", "L01,L02"], "--leaders is not an option of dreadnought"),
         (["simulate", "aterial", "--casters", "X01+X03,X04+X06"], "--casters is not an option of aterial"),
-        (["balance", "dreadnought", "--standard", "accel2"], "--standard is an option of edelweiss only"),
+        (["balance", "dreadnought", "--standard", "accel2"], "--standard is not an option of dreadnought"),
     ],
 )
 def test_bad_dreadnought_options_get_a_clear_error(capsys, argv: list[str], message: str) -> None:

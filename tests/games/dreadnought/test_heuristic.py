@@ -29,7 +29,7 @@ WINDOWS = {"place", "mull", "win", "dest", "move_to", "upkeep_idol", "target", "
 
 def _pick(state: DreadnoughtState, player: int) -> str:
     assert state.current_player() == player
-    return str(choose(state.infoset(player).canonical_world, random.Random(0)))  # type: ignore[arg-type]
+    return str(choose(state.infoset(player).canonical_world, random.Random(0)))
 
 
 def test_registered_as_the_dreadnought_heuristic() -> None:
@@ -50,14 +50,14 @@ def test_legal_and_blind_at_every_decision_of_random_games(config: DreadnoughtCo
         while (player := state.current_player()) is not None:
             actions = state.legal_actions()
             infoset = state.infoset(player)
-            action = choose(infoset.canonical_world, rng)  # type: ignore[arg-type]
+            action = choose(infoset.canonical_world, rng)
             window = state.stack[-1][0]
             seen[window] += 1
             assert action in actions, (seed, window, str(action))
             assert choose(state, rng) == action, (seed, window, "the answer depends on hidden cards")
             if seen[window] % 7 == 0:
                 world = infoset.sample_world(rng)
-                assert choose(world, rng) in world.legal_actions()  # type: ignore[arg-type]
+                assert choose(world, rng) in world.legal_actions()
             state.apply(rng.choice(actions))
     assert seen
     if config == CONFIGS[0]:
@@ -87,7 +87,7 @@ def test_the_rng_does_not_matter() -> None:
         player = state.current_player()
         assert player is not None
         world = state.infoset(player).canonical_world
-        answers = {choose(world, random.Random(k)) for k in range(3)}  # type: ignore[arg-type]
+        answers = {choose(world, random.Random(k)) for k in range(3)}
         assert len(answers) == 1
         state.apply(answers.pop())
 
@@ -203,7 +203,8 @@ def test_casts_the_biggest_unit_first_and_pays_with_bursts() -> None:
 def test_trigger_order_and_engrave_overflow_windows() -> None:
     state = load(make_position(
         phase="end", first="P1", p1={"ba1": ["G02"], "ba2": ["Y03"]},
-        stack=[*rest_of_turn("end"), ["settle"], ["next_trigger"]],
+        stack=[*rest_of_turn("end"), ["cleanup"], ["hand_limit", "P2"], ["hand_limit", "P1"], ["settle"],
+               ["next_trigger"]],
         triggers=[{"player": "P1", "source": "P1:BA1.U1", "ability": "A:G02:0"},
                   {"player": "P1", "source": "P1:BA2.U1", "ability": "A:Y03:0"}],
     ))  # fmt: skip

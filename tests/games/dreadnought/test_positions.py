@@ -297,6 +297,155 @@ def test_unknown_play_reference_is_refused():
     assert names(error_for(data), f"stack[{DEST}][1]")
 
 
+# ---- the stack: only what play can build (position.BELOW and the checks beside it) ---------------
+
+
+def pending() -> Position:
+    """P1's ACTION code R05 aimed at P2:BA1.U1, paid and waiting for its reaction window (D10.4): the stack
+    ends with ["aturn", "P2", 0, 1], ["resolve", play], ["react", "P2", 0]."""
+    state = GAME.load_position(make_position(phase="action", first="P1", p1={"hand": ["R05"], "bursts": 2},
+                                             p2={"ba1": ["G01", "G04"], "bursts": 1}))  # fmt: skip
+    for action in ("PLAY R05", "TARGET P2:BA1.U1", "PAY BURST"):
+        state.apply(action)
+    return state.position()
+
+
+PENDING = pending()
+assert [frame[0] for frame in PENDING["stack"]] == ["turn", "end_phase", "aturn", "resolve", "react"]
+
+
+def resolving() -> Position:
+    """`PENDING` once its window has closed, R05's effect next: [..., aturn, settle, finish, effect 0]."""
+    data = copy.deepcopy(PENDING)
+    play = data["stack"][3][1]
+    data["stack"][3:] = [["settle"], ["finish", play], ["effect", play, 0]]
+    return data
+
+
+def test_duplicated_dest_frame_is_refused():
+    """Found by the fuzz: a second ["dest", "P1", play] on the first loaded, and paying for the cast then
+    failed (ValueError: its card had already left limbo). A dest step lies only on its cast window."""
+    data = copy.deepcopy(CASTING)
+    data["stack"].insert(DEST, copy.deepcopy(data["stack"][DEST]))
+    error = error_for(data)
+    assert error.field == f"stack[{DEST + 1}]"
+    assert "dest step cannot lie on a dest step" in error.problem
+
+
+def test_the_base_stack_positions_load():
+    for data in (PENDING, resolving()):
+        state = GAME.load_position(copy.deepcopy(data))
+        assert state.legal_actions()
+    assert GAME.load_position(resolving()).position()["players"]["P1"]["discard"] == ["R05"]  # resolved, finished
+
+
+def _swap(i: int, j: int) -> Callable[[Position], None]:
+    def change(data: Position) -> None:
+        stack = data["stack"]
+        stack[i], stack[j] = stack[j], stack[i]
+
+    return change
+
+
+def _frame_of(index: int) -> Callable[[Position], Any]:
+    return lambda data: data["stack"][index]
+
+
+def _play_in(index: int, slot: int = 2) -> Callable[[Position], Any]:
+    return lambda data: data["stack"][index][slot]
+
+
+def _duplicate(index: int) -> Callable[[Position], None]:
+    return lambda data: data["stack"].insert(index, copy.deepcopy(data["stack"][index]))
+
+
+ORDER_CASES: list[tuple[str, Callable[[], Position], Callable[[Position], None], str, str]] = [
+    ("dest of the other player", casting, setting(_frame_of(DEST), 1, "P2"), f"stack[{DEST}][1]", "whose play"),
+    ("dest below its window", casting, _swap(DEST - 1, DEST), f"stack[{DEST - 1}]", "cannot lie on a upkeep step"),
+    ("a card in limbo with no play", casting, lambda d: d["stack"].pop(), "players.P1.limbo[0]", "for no play"),
+    (
+        "a cast whose destination is chosen",
+        casting,
+        setting(_play_in(DEST), "dest", "BA1"),
+        f"stack[{DEST}][2].dest",
+        "destination",
+    ),
+    (
+        "a cast with a target",
+        casting,
+        setting(_play_in(DEST), "targets", ["P2:BA1.U1"]),
+        f"stack[{DEST}][2].targets",
+        "targets chosen",
+    ),
+    (
+        "a play of a card in hand",
+        casting,
+        setting(_play_in(DEST), "card", "P1:hand:0"),
+        f"stack[{DEST}][2].card",
+        "limbo",
+    ),
+    ("a cast as an arms", casting, setting(_play_in(DEST), "kind", "arms"), f"stack[{DEST}][2].kind", "unit or idol"),
+    ("duplicated window", rich, _duplicate(LAST), f"stack[{LAST + 1}]", "two win steps"),
+    ("window of another phase", rich, setting(_frame_of(LAST), 2, "fast"), f"stack[{LAST}]", "fast phase"),
+    ("a turn above the bottom", rich, lambda d: d["stack"].append(["turn"]), f"stack[{LAST + 1}]", "turn step"),
+    ("phase steps out of order", rich, _swap(1, 2), "stack[1]", "action_phase step cannot lie on a turn step"),
+    ("no turn at the bottom", rich, lambda d: d["stack"].pop(0), "stack[0]", "at the bottom"),
+    ("a phase behind its steps", rich, lambda d: d.update(stack=d["stack"][:3]), "phase", "the action phase is next"),
+    (
+        "an action turn in the cast phase",
+        rich,
+        lambda d: d["stack"].append(["aturn", "P1", 0, 0]),
+        f"stack[{LAST + 1}]",
+        "action phase",
+    ),
+    (
+        "a trigger order on a window",
+        rich,
+        lambda d: d["stack"].append(["order", "P1"]),
+        f"stack[{LAST + 1}]",
+        "only on settle",
+    ),
+    (
+        "a count as a boolean",
+        rich,
+        lambda d: d["stack"].append(["aturn", "P1", True, 0]),
+        f"stack[{LAST + 1}][2]",
+        "integer",
+    ),
+    (
+        "an attack without its steps",
+        rich,
+        setting(top, "attack", {"player": "P2", "attackers": ["P2:BA1.U1"], "area": "BA1", "blocker": None, "mod": 0}),
+        "attack",
+        "one pending step",
+    ),
+    ("duplicated reaction right", pending, _duplicate(4), "stack[5]", "react step cannot lie on a react step"),
+    ("duplicated ACTION item", pending, _duplicate(3), "stack[4]", "resolve step cannot lie on a resolve step"),
+    (
+        "a reaction right below no ACTION item",
+        pending,
+        setting(_play_in(3, 1), "action", False),
+        "stack[4]",
+        "ACTION item",
+    ),
+    ("an item of the player whose turn is next", pending, setting(_frame_of(2), 1, "P1"), "stack[3]", "other player"),
+    ("reaction passes out of range", pending, setting(_frame_of(4), 2, 2), "stack[4][2]", "passes"),
+    ("an effect the play does not have", resolving, setting(_frame_of(5), 2, 1), "stack[5][2]", "effects 0 to 0"),
+    ("an effect resolving twice", resolving, _duplicate(5), "stack[6]", "in order"),
+    ("a finish without its rule check", resolving, lambda d: d["stack"].pop(3), "stack[3]", "cannot lie on a aturn"),
+]
+
+
+@pytest.mark.parametrize(("base", "change", "field", "problem"), [case[1:] for case in ORDER_CASES],
+                         ids=[case[0] for case in ORDER_CASES])  # fmt: skip
+def test_malformed_stack_is_refused(base, change, field, problem):
+    data = copy.deepcopy(base())
+    change(data)
+    error = error_for(data)
+    assert error.field == field, error
+    assert problem in error.problem, error
+
+
 # ---- fuzz ---------------------------------------------------------------------------------------
 
 ODD_VALUES = [

@@ -187,7 +187,7 @@ def test_opponent_hand_is_a_count_and_dummies_stay_closed() -> None:
 def logged_kinds() -> set[str]:
     """Every event kind written in the engine's `_log(...)` calls."""
     kinds: set[str] = set()
-    for name in ("state.py", "decisions.py"):
+    for name in ("state.py", "frames.py", "decisions.py"):
         source = (ENGINE / name).read_text(encoding="utf-8")
         for call in re.finditer(r"_log\(\s*([^,]+),", source):
             kinds |= set(re.findall(r'"([a-z_]+)"', call.group(1)))

@@ -5,7 +5,8 @@ fixed size exists: `PLAY R05` then `TARGET P2:BA1.U1` then `PAY BURST`; `CAST R0
 `TO BA1` then `PAY BA2`; `ATTACKER BA1.U1`, `ATTACKER BA2.U1`, then `ATTACK BA2`. A dummy
 names its area in the same action (`DUMMY G04@S BA2`), so its closed card never waits anywhere.
 Slots without a seat (`BA1.U1`) are the acting player's own; targets name the seat. A card
-in the speed area is written with `@S` (`CAST Y04@S`), one in hand without.
+in the speed area is written with `@S` (`CAST Y04@S`), one in hand without. `DreadnoughtActions.decode`
+gives an action's parts by name (`Decoded`), so that nothing needs to split action texts.
 """
 
 from __future__ import annotations
@@ -27,6 +28,92 @@ CARD_VERBS = ("GEAR", "MULL", "MATERIAL")
 """Verbs on a card in hand (or in the discard, for MATERIAL) only."""
 SOURCE_VERBS = ("CAST", "PLAY", "SUB", "DISCARD")
 """Verbs on a card in hand or (with `@S`) in the speed area (D5.7)."""
+NO_ARGUMENT = ("DONE", "PASS", "KEEP", "GODDRAW", "UPKEEP PAY", "UPKEEP CHECK")
+"""Actions that are their verb alone (D10.2 PASS, D17 GODDRAW, D19.4 upkeep, ...)."""
+_AREA_VERBS = ("TO", "ATTACK", "HPDRAW")
+_SLOT_VERBS = ("ATTACKER", "BLOCK", "MOVE", "REMOVE")
+
+
+@dataclass(frozen=True, slots=True)
+class Decoded:
+    """An action's parts by name (D22.8); `str()` is the action's text. Parts a verb does not take keep
+    their defaults ("", -1, False).
+
+    `verb` is the first word (`USE@S` for an ability of a card in the speed area), or the whole text of
+    an action without arguments (`DONE`, `UPKEEP PAY`, see `NO_ARGUMENT`).
+    """
+
+    verb: str
+    card: str = ""
+    """The card id of CARD_VERBS, SOURCE_VERBS, DUMMY, `USE@S` and PLACE."""
+    from_speed: bool = False
+    """The card is in the speed area (`@S`, D5.7): SOURCE_VERBS and DUMMY."""
+    slot: str = ""
+    """A slot name (SLOTS): the acting player's own for USE, ATTACKER, BLOCK, MOVE, REMOVE; the seat's for TARGET."""
+    seat: int = -1
+    """TARGET: the target's seat (0 P1, 1 P2)."""
+    index: int = -1
+    """USE, `USE@S`: the activated ability's index; SCRAP: the engrave slot; FIRST: the trigger's index."""
+    area: int = -1
+    """An index into DESTINATIONS: the battle area of DUMMY, ATTACK and HPDRAW (0 BA1, 1 BA2); TO's destination
+    (2 IDOL as well)."""
+    source: str = ""
+    """PAY: the log source (PAY_SOURCES)."""
+
+    def __str__(self) -> str:
+        verb = self.verb
+        if verb in NO_ARGUMENT:
+            return verb
+        if verb == "PAY":
+            return f"PAY {self.source}"
+        if verb == "TARGET":
+            return f"TARGET {('P1', 'P2')[self.seat]}:{self.slot}"
+        if verb in _AREA_VERBS:
+            return f"{verb} {DESTINATIONS[self.area]}"
+        if verb in _SLOT_VERBS:
+            return f"{verb} {self.slot}"
+        if verb == "USE":
+            return f"USE {self.slot} {self.index}"
+        if verb == "USE@S":
+            return f"USE {self.card}@S {self.index}"
+        if verb in ("SCRAP", "FIRST"):
+            return f"{verb} {self.index}"
+        card = self.card + ("@S" if self.from_speed else "")
+        if verb == "DUMMY":
+            return f"DUMMY {card} {AREAS[self.area]}"
+        return f"{verb} {card}"  # PLACE, CARD_VERBS, SOURCE_VERBS
+
+
+def decode(text: str) -> Decoded:
+    """An action text's parts (the inverse of `str(Decoded)`); read once per action when the space is built."""
+    words = text.split()
+    verb = words[0]
+    if text in NO_ARGUMENT:
+        return Decoded(text)
+    if verb == "PAY":
+        return Decoded(verb, source=words[1])
+    if verb == "DUMMY":
+        card = words[1]
+        return Decoded(verb, card.removesuffix("@S"), card.endswith("@S"), area=AREAS.index(words[2]))
+    if verb in (*CARD_VERBS, *SOURCE_VERBS):
+        card = words[1]
+        return Decoded(verb, card.removesuffix("@S"), card.endswith("@S"))
+    if verb == "TARGET":
+        seat, slot = words[1].split(":")
+        return Decoded(verb, slot=slot, seat=("P1", "P2").index(seat))
+    if verb == "USE":
+        if words[1].endswith("@S"):
+            return Decoded("USE@S", words[1].removesuffix("@S"), index=int(words[2]))
+        return Decoded(verb, slot=words[1], index=int(words[2]))
+    if verb in ("SCRAP", "FIRST"):
+        return Decoded(verb, index=int(words[1]))
+    if verb in _AREA_VERBS:
+        return Decoded(verb, area=DESTINATIONS.index(words[1]))
+    if verb in _SLOT_VERBS:
+        return Decoded(verb, slot=words[1])
+    if verb == "PLACE":
+        return Decoded(verb, words[1])
+    raise ValueError(f"no Dreadnought action reads {text!r}")
 
 
 @dataclass(frozen=True)
@@ -49,6 +136,11 @@ class DreadnoughtActions:
     dummy: dict[tuple[str, bool, int], IndexedAction]  # (card id, from speed area, battle area)
     card: dict[tuple[str, str], IndexedAction]  # (verb, card id) for CARD_VERBS and hand sources
     speed_card: dict[tuple[str, str], IndexedAction]  # (verb, card id) for a card in the speed area
+    decoded: tuple[Decoded, ...]  # by action id
+
+    def decode(self, action: IndexedAction) -> Decoded:
+        """The action's parts by name (verb, card, from_speed, slot, seat, index, area, source)."""
+        return self.decoded[action]
 
 
 def build_actions(
@@ -59,7 +151,7 @@ def build_actions(
     `max_uses` bounds the activated abilities of one object (a caster's own plus its arms'
     grants); `speed_uses` gives, per card with activated `speed`-zone abilities, how many.
     """
-    texts = ["DONE", "PASS", "KEEP", "GODDRAW", "UPKEEP PAY", "UPKEEP CHECK"]
+    texts = list(NO_ARGUMENT)
     texts += [f"PAY {source}" for source in PAY_SOURCES]
     texts += [f"TO {dest}" for dest in DESTINATIONS]
     texts += [f"ATTACK {area}" for area in AREAS]
@@ -83,7 +175,7 @@ def build_actions(
     return DreadnoughtActions(
         space=space,
         fixed={text: space[i] for i, text in enumerate(texts[:fixed_count])},
-        target=tuple(tuple(get(f"TARGET {seat}:{slot}") for slot in SLOTS) for seat in ("P1", "P2")),  # type: ignore[arg-type]
+        target=(tuple(get(f"TARGET P1:{slot}") for slot in SLOTS), tuple(get(f"TARGET P2:{slot}") for slot in SLOTS)),
         attacker={slot: get(f"ATTACKER {slot}") for slot in UNIT_SLOTS},
         block={slot: get(f"BLOCK {slot}") for slot in SLOTS[:-1]},
         move={slot: get(f"MOVE {slot}") for slot in (*UNIT_SLOTS, "IDOL")},
@@ -101,4 +193,5 @@ def build_actions(
         },
         card={(verb, card): get(f"{verb} {card}") for card in card_ids for verb in (*CARD_VERBS, *SOURCE_VERBS)},
         speed_card={(verb, card): get(f"{verb} {card}@S") for card in card_ids for verb in SOURCE_VERBS},
+        decoded=tuple(decode(action.text) for action in space),
     )

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 from cardlab.core.actions import IndexedAction
 from cardlab.core.game import player_name
 from cardlab.games.dreadnought.actions import AREAS, SLOTS
-from cardlab.games.dreadnought.cards import Selector
-from cardlab.games.dreadnought.state import (
+from cardlab.games.dreadnought.cards import Ability, Selector
+from cardlab.games.dreadnought.frames import (
     ACTION_TURN_CAP,
     BA1,
     BA2,
@@ -22,11 +22,11 @@ from cardlab.games.dreadnought.state import (
     EMPTY,
     IDOL_AREA,
     Play,
-    _add_material,
-    _blockers,
-    _start_trigger,
-    _take_hp,
-    _trigger_choices,
+    add_material,
+    blockers,
+    start_trigger,
+    take_hp,
+    trigger_choices,
 )
 
 if TYPE_CHECKING:
@@ -81,14 +81,14 @@ def _targets_exist(s: State, player: int, source: int, ref: str) -> bool:
     return True
 
 
-def _activated(s: State, obj: int) -> list[tuple[str, object]]:
+def _activated(s: State, obj: int) -> list[tuple[str, Ability]]:
     """An object's activated abilities in USE order: its own, then (casters) its arms' grants (D2.9)."""
     game = s.game
     found = list(game.activated.get(s.cards[obj].id, ()))
     arms = s.arms.get(obj, EMPTY)
     if arms != EMPTY:
         found += game.activated.get(s.cards[arms].id, ())
-    return found  # type: ignore[return-value]
+    return found
 
 
 def _zone_ok(s: State, obj: int, zone: str) -> bool:
@@ -134,7 +134,7 @@ def item_options(s: State, player: int, timing: str) -> Options:
         if obj == EMPTY or s.is_dummy(obj):
             continue
         for k, (ref, ability) in enumerate(_activated(s, obj)):
-            if _ability_ok(s, player, obj, ref, ability, timing):  # type: ignore[arg-type]
+            if _ability_ok(s, player, obj, ref, ability, timing):
                 found.append(acts.use[SLOTS[slot], k])
     for inst in s.speed[player]:
         card_id = s.cards[inst].id
@@ -147,12 +147,12 @@ def item_options(s: State, player: int, timing: str) -> Options:
 
 
 def _ability_ok(
-    s: State, player: int, obj: int, ref: str, ability: object, timing: str, *, in_speed: bool = False
+    s: State, player: int, obj: int, ref: str, ability: Ability, timing: str, *, in_speed: bool = False
 ) -> bool:
-    cost = ability.cost  # type: ignore[attr-defined]
-    if timing not in ability.timing or not _require_ok(s, player, ability.require):  # type: ignore[attr-defined]
+    cost = ability.cost
+    if timing not in ability.timing or not _require_ok(s, player, ability.require):
         return False
-    if not in_speed and not _zone_ok(s, obj, ability.zone):  # type: ignore[attr-defined]
+    if not in_speed and not _zone_ok(s, obj, ability.zone):
         return False
     if cost.check_self and s.checked[obj]:
         return False
@@ -165,21 +165,21 @@ def _ability_ok(
 def _apply_item(s: State, player: int, action: IndexedAction, timing: str) -> bool:
     """Announce the item named by `action` (D5.3): schedule its targets and payment. False if not an item."""
     game = s.game
-    decoded = game.decode[int(action)]
-    verb = decoded[0]
+    decoded = game.decode[action]
+    verb = decoded.verb
     is_action = timing == "ACTION"
     if verb == "USE":
-        obj = s.object_at(player, SLOTS.index(decoded[1]))
-        ref, ability = _activated(s, obj)[decoded[2]]
-        play = Play("ability", player, source=obj, ref=ref, log=ability.cost.log,  # type: ignore[attr-defined]
-                    discard=ability.cost.discard, action=is_action)  # type: ignore[attr-defined]  # fmt: skip
+        obj = s.object_at(player, SLOTS.index(decoded.slot))
+        ref, ability = _activated(s, obj)[decoded.index]
+        play = Play("ability", player, source=obj, ref=ref, log=ability.cost.log, discard=ability.cost.discard,
+                    action=is_action)  # fmt: skip
     elif verb == "USE@S":
-        obj = s._hand_or_speed(player, decoded[1], True)
-        ref, ability = game.activated[decoded[1]][decoded[2]]
+        obj = s._hand_or_speed(player, decoded.card, True)
+        ref, ability = game.activated[decoded.card][decoded.index]
         play = Play("ability", player, source=obj, ref=ref, log=ability.cost.log, discard=ability.cost.discard,
                     action=is_action)  # fmt: skip
     elif verb in ("PLAY", "SUB"):
-        inst = s._hand_or_speed(player, decoded[1], decoded[2])
+        inst = s._hand_or_speed(player, decoded.card, decoded.from_speed)
         card = s.cards[inst]
         s._take(player, inst)
         s.limbo[player].append(inst)
@@ -229,7 +229,7 @@ def _o_place(s: State, player: int) -> Options:
 
 def _a_place(s: State, action: IndexedAction, player: int) -> None:
     """D4.1: the chosen caster goes to BA1, the other to BA2."""
-    chosen = s.game.decode[int(action)][1]
+    chosen = s.game.decode[action].card
     s.placed[player].sort(key=lambda c: s.cards[c].id != chosen)
 
 
@@ -240,10 +240,10 @@ def _o_mull(s: State, player: int) -> Options:
 
 def _a_mull(s: State, action: IndexedAction, player: int) -> None:
     """D4.6: set cards aside one at a time (secretly), then KEEP."""
-    decoded = s.game.decode[int(action)]
-    if decoded[0] == "KEEP":
+    decoded = s.game.decode[action]
+    if decoded.verb == "KEEP":
         return
-    inst = s._hand_or_speed(player, decoded[1], False)
+    inst = s._hand_or_speed(player, decoded.card, False)
     s.hand[player].remove(inst)
     s.mull[player].append(inst)
     s._then(("mull", player))
@@ -318,32 +318,32 @@ def _cast_options(s: State, player: int) -> Options:
 
 def _a_win(s: State, action: IndexedAction, player: int, phase: str) -> None:
     resume = ("win", player, phase)
-    decoded = s.game.decode[int(action)]
-    verb = decoded[0]
+    decoded = s.game.decode[action]
+    verb = decoded.verb
     if verb == "DONE":
         return
     s._then(resume)
     if verb == "GODDRAW":
         _god_draw(s, player)
     elif verb == "GEAR":
-        inst = s._hand_or_speed(player, decoded[1], False)
+        inst = s._hand_or_speed(player, decoded.card, False)
         s._take(player, inst)
         s.gear[player].append(inst)
         s.geared[player] = True
         if s.events is not None:
-            s._log("gear_change", {"card": decoded[1]}, player, player=player_name(player))
+            s._log("gear_change", {"card": decoded.card}, player, player=player_name(player))
     elif verb == "DUMMY":
-        _cast_dummy(s, player, s._hand_or_speed(player, decoded[1], decoded[2]), decoded[3])
+        _cast_dummy(s, player, s._hand_or_speed(player, decoded.card, decoded.from_speed), decoded.area)
     elif verb == "CAST":
-        inst = s._hand_or_speed(player, decoded[1], decoded[2])
+        inst = s._hand_or_speed(player, decoded.card, decoded.from_speed)
         s._take(player, inst)
         s.limbo[player].append(inst)
         card = s.cards[inst]
         s._then(("dest", player, Play(card.type, player, card=inst, log=card.cost, discard=card.extra.discard)))
     elif verb == "MOVE":
-        s._then(("move_to", player, s.object_at(player, SLOTS.index(decoded[1]))))
+        s._then(("move_to", player, s.object_at(player, SLOTS.index(decoded.slot))))
     elif verb == "REMOVE":
-        obj = s.object_at(player, SLOTS.index(decoded[1]))
+        obj = s.object_at(player, SLOTS.index(decoded.slot))
         if s.events is not None:
             s._log("remove", player=player_name(player), unit=s.describe(obj))
         s._to_discard(s._leave_field(obj))  # D8.2(4): not a break
@@ -373,8 +373,7 @@ def _o_dest(s: State, player: int, play: Play) -> Options:
 
 
 def _a_dest(s: State, action: IndexedAction, player: int, play: Play) -> None:
-    dest = ("BA1", "BA2", "IDOL").index(s.game.decode[int(action)][1])
-    s._then(("pay", play._replace(dest=dest)))
+    s._then(("pay", play._replace(dest=s.game.decode[action].area)))
 
 
 def _o_move_to(s: State, player: int, obj: int) -> Options:
@@ -383,7 +382,7 @@ def _o_move_to(s: State, player: int, obj: int) -> Options:
 
 
 def _a_move_to(s: State, action: IndexedAction, player: int, obj: int) -> None:
-    dest = ("BA1", "BA2", "IDOL").index(s.game.decode[int(action)][1])
+    dest = s.game.decode[action].area
     if s.area_of[obj] == IDOL_AREA:
         s.idol[player] = EMPTY
     else:
@@ -404,7 +403,7 @@ def _o_upkeep(s: State, player: int, idol: int) -> Options:
 
 def _a_upkeep(s: State, action: IndexedAction, player: int, idol: int) -> None:
     """D19.4: pay the upkeep in log, or the idol is checked."""
-    if s.game.decode[int(action)][0] == "UPKEEP PAY":
+    if s.game.decode[action].verb == "UPKEEP PAY":
         s._then(("pay", Play("upkeep", player, source=idol, log=s.cards[idol].upkeep)))
     else:
         s.checked[idol] = True
@@ -430,8 +429,8 @@ def _o_target(s: State, player: int, play: Play) -> Options:
 
 
 def _a_target(s: State, action: IndexedAction, player: int, play: Play) -> None:
-    _, seat, slot = s.game.decode[int(action)]
-    obj = s.object_at(seat, SLOTS.index(slot))
+    decoded = s.game.decode[action]
+    obj = s.object_at(decoded.seat, SLOTS.index(decoded.slot))
     play = play._replace(targets=(*play.targets, obj))
     s._then(("pay", play) if play.kind == "arms" else ("targets", play))
 
@@ -446,8 +445,8 @@ def _o_pay_discard(s: State, player: int, play: Play) -> Options:
 
 
 def _a_pay_discard(s: State, action: IndexedAction, player: int, play: Play) -> None:
-    _, card_id, from_speed = s.game.decode[int(action)]
-    inst = s._hand_or_speed(player, card_id, from_speed)
+    decoded = s.game.decode[action]
+    inst = s._hand_or_speed(player, decoded.card, decoded.from_speed)
     s._take(player, inst)
     s._to_discard(inst)
     play = play._replace(discard=play.discard - 1)
@@ -472,7 +471,7 @@ def _o_pay_src(s: State, player: int, play: Play) -> Options:
         for inst, from_speed in _sources(s, player):
             sub = s.cards[inst].sub
             if sub is not None and "PAYMENT" in sub.timing:
-                reduction = sum(e.args["n"] for e in sub.effects if e.name == "cost_reduce")  # type: ignore[misc]
+                reduction = sum(e.number("n") for e in sub.effects if e.name == "cost_reduce")
                 rest = max(0, play.log - reduction) + sub.cost.log  # what the sources must still cover
                 if s.payable(player, rest, sub.cost.discard, engrave=sub.cost.engrave, code=True, played=play.card,
                              spent=(inst,)):  # fmt: skip
@@ -481,12 +480,12 @@ def _o_pay_src(s: State, player: int, play: Play) -> Options:
 
 
 def _a_pay_src(s: State, action: IndexedAction, player: int, play: Play) -> None:
-    decoded = s.game.decode[int(action)]
-    if decoded[0] == "SUB":
+    decoded = s.game.decode[action]
+    if decoded.verb == "SUB":
         s._then(("pay_log", play))
         _apply_item(s, player, action, "PAYMENT")
         return
-    source = decoded[0].split()[1]
+    source = decoded.source
     if source == "BURST":
         flags = s.burst_checked[player]
         flags[flags.index(False)] = True
@@ -527,8 +526,8 @@ def _o_aturn(s: State, player: int, passes: int, count: int) -> Options:
 
 def _a_aturn(s: State, action: IndexedAction, player: int, passes: int, count: int) -> None:
     """D10.2-D10.3: god draws keep the turn; pass twice in a row ends the phase; 200 turns cap it."""
-    decoded = s.game.decode[int(action)]
-    verb = decoded[0]
+    decoded = s.game.decode[action]
+    verb = decoded.verb
     if verb == "GODDRAW":
         _god_draw(s, player)
         s._then(("aturn", player, passes, count))
@@ -540,7 +539,7 @@ def _a_aturn(s: State, action: IndexedAction, player: int, passes: int, count: i
     if count + 1 < ACTION_TURN_CAP:
         s._then(("aturn", 1 - player, 1 if verb == "PASS" else 0, count + 1))
     if verb == "ATTACKER":
-        s._then(("abuild", player, (s.object_at(player, SLOTS.index(decoded[1])),)))
+        s._then(("abuild", player, (s.object_at(player, SLOTS.index(decoded.slot)),)))
     elif verb != "PASS":
         _apply_item(s, player, action, "ACTION")
 
@@ -553,17 +552,17 @@ def _o_abuild(s: State, player: int, attackers: tuple[int, ...]) -> Options:
 
 def _a_abuild(s: State, action: IndexedAction, player: int, attackers: tuple[int, ...]) -> None:
     """D10.5: one attack by every chosen unit; checking them is its cost; on_attack triggers resolve."""
-    decoded = s.game.decode[int(action)]
-    if decoded[0] == "ATTACKER":
-        s._then(("abuild", player, (*attackers, s.object_at(player, SLOTS.index(decoded[1])))))
+    decoded = s.game.decode[action]
+    if decoded.verb == "ATTACKER":
+        s._then(("abuild", player, (*attackers, s.object_at(player, SLOTS.index(decoded.slot)))))
         return
-    area = AREAS.index(decoded[1])
+    area = decoded.area
     s.attackers[:] = attackers
     s.attack_player, s.attack_area, s.blocker, s.attack_mod = player, area, EMPTY, 0
     for unit in attackers:
         s.checked[unit] = True
     if s.events is not None:
-        s._log("attack", player=player_name(player), attackers=[s.describe(u) for u in attackers], area=decoded[1])
+        s._log("attack", player=player_name(player), attackers=[s.describe(u) for u in attackers], area=AREAS[area])
     s._queue_event("on_attack", list(attackers))
     s._then(("settle",), ("block_step",))
 
@@ -571,17 +570,17 @@ def _a_abuild(s: State, action: IndexedAction, player: int, attackers: tuple[int
 def _o_block(s: State, player: int) -> Options:
     acts = s.game.actions
     found = [acts.fixed["GODDRAW"]] if _can_god_draw(s, player) else []
-    return found + [acts.block[SLOTS[s.slot_of(obj)]] for obj in _blockers(s)]
+    return found + [acts.block[SLOTS[s.slot_of(obj)]] for obj in blockers(s)]
 
 
 def _a_block(s: State, action: IndexedAction, player: int) -> None:
     """D10.6: the blocker is fixed; on_block triggers, then the defender's reaction right."""
-    decoded = s.game.decode[int(action)]
-    if decoded[0] == "GODDRAW":
+    decoded = s.game.decode[action]
+    if decoded.verb == "GODDRAW":
         _god_draw(s, player)
         s._then(("block", player))
         return
-    s.blocker = s.object_at(player, SLOTS.index(decoded[1]))
+    s.blocker = s.object_at(player, SLOTS.index(decoded.slot))
     if s.events is not None:
         s._log("block", player=player_name(player), blocker=s.describe(s.blocker))
     s._queue_event("on_block", [s.blocker])
@@ -596,7 +595,7 @@ def _o_react(s: State, player: int, passes: int) -> Options:
 
 def _a_react(s: State, action: IndexedAction, player: int, passes: int) -> None:
     """D10.4: reactions resolve at once; the right alternates; two passes in a row close the window."""
-    verb = s.game.decode[int(action)][0]
+    verb = s.game.decode[action].verb
     if verb == "GODDRAW":
         _god_draw(s, player)
         s._then(("react", player, passes))
@@ -618,11 +617,11 @@ def _o_pick(s: State, player: int, host: int, kind: int) -> Options:
 
 def _a_pick(s: State, action: IndexedAction, player: int, host: int, kind: int) -> None:
     """D14.2, D16.1: the material card is the player's choice from their discard."""
-    card_id = s.game.decode[int(action)][1]
+    card_id = s.game.decode[action].card
     discard = s.discard[player]
     inst = next(i for i in reversed(discard) if s.cards[i].id == card_id)
     discard.remove(inst)
-    _add_material(s, player, host, kind, inst, secret=False)
+    add_material(s, player, host, kind, inst, secret=False)
 
 
 def _scrap_choices(s: State, player: int) -> list[int]:
@@ -642,19 +641,19 @@ def _o_scrap(s: State, player: int) -> Options:
 
 def _a_scrap(s: State, action: IndexedAction, player: int) -> None:
     """D16.3: one engrave of the owner's choice to the discard (settle asks again while over 3)."""
-    index = s.game.decode[int(action)][1]
+    index = s.game.decode[action].index
     card = s.engraves[player].pop(index)
     s.engrave_checked[player].pop(index)
     s._to_discard(card)
 
 
 def _o_order(s: State, player: int) -> Options:
-    return [s.game.actions.first[j] for j in range(len(_trigger_choices(s, player)))]
+    return [s.game.actions.first[j] for j in range(len(trigger_choices(s, player)))]
 
 
 def _a_order(s: State, action: IndexedAction, player: int) -> None:
     """D5.5: the controller picks which of their simultaneous triggers resolves next."""
-    _start_trigger(s, _trigger_choices(s, player)[s.game.decode[int(action)][1]])
+    start_trigger(s, trigger_choices(s, player)[s.game.decode[action].index])
 
 
 def _o_hpdraw(s: State, player: int) -> Options:
@@ -664,7 +663,7 @@ def _o_hpdraw(s: State, player: int) -> Options:
 
 def _a_hpdraw(s: State, action: IndexedAction, player: int) -> None:
     """D20.1: the player picks which caster's HP card replaces the draw."""
-    _take_hp(s, player, AREAS.index(s.game.decode[int(action)][1]))
+    take_hp(s, player, s.game.decode[action].area)
 
 
 def _o_limit(s: State, player: int) -> Options:
@@ -674,7 +673,7 @@ def _o_limit(s: State, player: int) -> Options:
 
 def _a_limit(s: State, action: IndexedAction, player: int) -> None:
     """D11.2: discard down to 7, one card at a time."""
-    inst = s._hand_or_speed(player, s.game.decode[int(action)][1], False)
+    inst = s._hand_or_speed(player, s.game.decode[action].card, False)
     s._take(player, inst)
     s._to_discard(inst)
     if s.events is not None:

@@ -2,8 +2,11 @@
 
 `choose(state, rng)` reads only what the player to move may know — the field (units, BP,
 shields, HP counts, checked/normal), open speed cards, its own hand and speed area, burst and
-engrave counts — so it is safe on a canonical or sampled world. It is deterministic (`rng` is
-unused) and searches nothing: every window is a few static estimates.
+engrave counts — so it is safe on a canonical or sampled world. The decision itself (its window and
+data, the attack, a pending `ACTION` item, hands, HP, bursts, engraves, speeds) comes from the
+player's observation (`state.observation(player)`); the field's objects are still read through the
+state's public methods (BP and shields with statics, legal targets, payability). It is deterministic
+(`rng` is unused) and searches nothing: every window is a few static estimates.
 
 Values are in "HP units": an HP card is worth `HP_VALUE`; a unit on the field `1 + BP/60`
 (a dummy 0.5); breaking the last unit in front of a caster with HP adds `EXPOSE`. A card
@@ -22,14 +25,15 @@ best attack plans.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from cardlab.core.actions import IndexedAction
-from cardlab.games.dreadnought.actions import SLOTS
+from cardlab.core.game import PLAYER_NAMES, State
+from cardlab.games.dreadnought.actions import AREAS, SLOTS, Decoded
 from cardlab.games.dreadnought.cards import Ability, CardDef, Effect, Selector
-from cardlab.games.dreadnought.state import BA1, BA2, EMPTY, IDOL_AREA, DreadnoughtState, Play
+from cardlab.games.dreadnought.state import BA1, BA2, EMPTY, IDOL_AREA, DreadnoughtState
 
 HP_VALUE = 4.0
 """One HP card; both casters at 0 HP lose the game (D21.1)."""
@@ -85,6 +89,18 @@ class _Scenario:
         return _Scenario(dict(self.bp), dict(self.shield), dict(self.gone), self.atk, self.misc)
 
 
+@dataclass(frozen=True)
+class _Play:
+    """A play read from the observation (`decision.play`, `pending_action`), its places as field objects
+    (EMPTY: none, or a card that is not on the field)."""
+
+    kind: str
+    player: int
+    source: int
+    ref: str
+    targets: tuple[int, ...]
+
+
 @dataclass
 class _Item:
     """A code, sub-effect, activated ability or arms the player could use now, and its price."""
@@ -97,18 +113,75 @@ class _Item:
 
 
 class _View:
-    """One decision's read of the state, with BP and shields cached (statics are costly to sum)."""
+    """One decision's read of the player's observation and of the field, with BP and shields cached
+    (statics are costly to sum)."""
 
-    def __init__(self, s: DreadnoughtState, me: int) -> None:
+    def __init__(self, s: DreadnoughtState, obs: Mapping[str, Any]) -> None:
         self.s = s
-        self.me = me
+        self.obs = obs
+        self.decision: Mapping[str, Any] = obs["decision"]
+        self.me = PLAYER_NAMES.index(obs["to_move"])
         self.game = s.game
+        self.seats: tuple[Mapping[str, Any], Mapping[str, Any]] = (obs["players"]["P1"], obs["players"]["P2"])
+        self.mine = self.seats[self.me]
+        self.attack: Mapping[str, Any] | None = obs["attack"]
+        self._hp = [[seat[area]["hp"] for area in AREAS] for seat in self.seats]
+        pending = obs["pending_action"]
+        self.pending_play = None if pending is None else self.play(pending)
         self._bp: dict[int, int] = {}
         self._sh: dict[int, int] = {}
         self._plans: dict[Any, float] = {}
         self._guard: int | None = None
 
-    # -- reading --------------------------------------------------------------------------
+    # -- reading the observation ------------------------------------------------------------
+
+    def obj(self, place: str | None) -> int:
+        """The field object at an observation's place (`P2:BA1.U1`); EMPTY for null or a card in a zone."""
+        if place is None:
+            return EMPTY
+        seat, _, slot = place.partition(":")
+        if slot not in SLOTS:
+            return EMPTY
+        return self.s.object_at(PLAYER_NAMES.index(seat), SLOTS.index(slot))
+
+    def seen(self, place: str) -> Mapping[str, Any]:
+        """The observation's entry for the field object at `place` (`P1:BA2.U1`, `P1:IDOL`)."""
+        seat, _, slot = place.partition(":")
+        player = self.obs["players"][seat]
+        if slot == "IDOL":
+            found: Mapping[str, Any] = player["idol"]
+            return found
+        area, _, spot = slot.partition(".")
+        if spot == "C":
+            found = player[area]["caster"]
+            return found
+        found = player[area]["units"][int(spot[1:]) - 1]
+        return found
+
+    def card_at(self, place: str) -> CardDef:
+        """The card at a zone place (`P1:limbo:0`) or of the field object there."""
+        seat, _, rest = place.partition(":")
+        zone, _, index = rest.partition(":")
+        card_id = self.obs["players"][seat][zone][int(index)] if index else self.seen(place)["card"]
+        return self.game.card_set[card_id]
+
+    def weight_at(self, place: str) -> int:
+        """D8.3: a field object's weight (a dummy is size S)."""
+        entry = self.seen(place)
+        return 1 if entry.get("dummy") else self.game.card_set[entry["card"]].weight
+
+    def play(self, data: Mapping[str, Any]) -> _Play:
+        return _Play(data["kind"], PLAYER_NAMES.index(data["player"]), self.obj(data["source"]), data["ref"],
+                     tuple(self.obj(t) for t in data["targets"]))  # fmt: skip
+
+    def attacking(self) -> bool:
+        return self.attack is not None
+
+    def attackers(self) -> list[int]:
+        """The pending attack's attackers (all on the field: an attacker that leaves it is dropped, D10.7)."""
+        return [] if self.attack is None else [self.obj(place) for place in self.attack["attackers"]]
+
+    # -- reading the field ------------------------------------------------------------------
 
     def bp(self, obj: int, sc: _Scenario | None = None) -> int:
         value = self._bp.get(obj)
@@ -131,7 +204,8 @@ class _View:
         return 1.0 + card.bp / 60 + (0.5 if s.area_of[obj] == IDOL_AREA else 0.0)
 
     def hp(self, player: int, area: int) -> int:
-        return len(self.s.hp[player][area])
+        hp: int = self._hp[player][area]
+        return hp
 
     def total_hp(self, player: int) -> int:
         return self.hp(player, BA1) + self.hp(player, BA2)
@@ -149,25 +223,22 @@ class _View:
         return self.s.log_sources(player)
 
     def normal_bursts(self, player: int) -> int:
-        return self.s.burst_checked[player].count(False)
+        return sum(1 for burst in self.seats[player]["bursts"] if not burst["checked"])
 
     def excess_bursts(self) -> int:
         """Normal bursts beyond the income to keep (BURST_KEEP)."""
-        me = self.me
-        return min(self.normal_bursts(me), len(self.s.bursts[me]) - BURST_KEEP)
+        return min(self.normal_bursts(self.me), len(self.mine["bursts"]) - BURST_KEEP)
 
-    def usable(self, from_speed: bool) -> list[int]:
-        s = self.s
-        return s.speed[self.me] if from_speed else s.hand[self.me]
+    def hand_size(self, player: int) -> int:
+        hand = self.seats[player]["hand"]
+        return len(hand) if isinstance(hand, list) else int(hand)
 
-    def find_card(self, card_id: str, from_speed: bool) -> int:
-        for inst in reversed(self.usable(from_speed)):
-            if self.s.cards[inst].id == card_id:
-                return inst
-        return EMPTY
+    def has_card(self, card_id: str, from_speed: bool) -> bool:
+        """Whether my hand (or speed area) holds the card."""
+        return card_id in self.mine["speed" if from_speed else "hand"]
 
-    def decode(self, action: IndexedAction) -> tuple[Any, ...]:
-        return self.game.decode[int(action)]
+    def decode(self, action: IndexedAction) -> Decoded:
+        return self.game.decode[action]
 
     # -- combat -----------------------------------------------------------------------------
 
@@ -300,25 +371,22 @@ class _View:
 
     def attack_term(self, sc: _Scenario) -> float:
         """The pending attack's result for me (D10.7): plus when I attack, minus when I defend."""
-        s = self.s
-        if not s.attacking or s.blocker == EMPTY:
+        attack = self.attack
+        if attack is None or attack["blocker"] is None:  # no blocker yet, or it has left the field
             return 0.0
-        if s.blocker in sc.gone or not s.on_field(s.blocker):
+        blocker = self.obj(attack["blocker"])
+        if blocker in sc.gone:
             return 0.0
-        alive = [a for a in s.attackers if s.on_field(a) and a not in sc.gone]
+        alive = [a for a in self.attackers() if a not in sc.gone]
         if not alive:
             return 0.0
-        damage = max(0, sum(self.bp(a, sc) for a in alive) + s.attack_mod + sc.atk)
-        loss = self.block_loss(s.blocker, damage, sc)
-        return loss if s.attack_player == self.me else -loss
+        damage = max(0, sum(self.bp(a, sc) for a in alive) + attack["mod"] + sc.atk)
+        loss = self.block_loss(blocker, damage, sc)
+        return loss if attack["player"] == PLAYER_NAMES[self.me] else -loss
 
-    def pending(self) -> Play | None:
-        """An `ACTION` item waiting for its reaction window to close (D10.4)."""
-        for frame in reversed(self.s.stack):
-            if frame[0] == "resolve" and frame[1].action:
-                play: Play = frame[1]
-                return play
-        return None
+    def pending(self) -> _Play | None:
+        """An `ACTION` item waiting for its reaction window to close (D10.4; the observation's `pending_action`)."""
+        return self.pending_play
 
     def value(self, sc: _Scenario, plans: bool) -> float:
         """My value of the scenario once the pending item (if any) resolves."""
@@ -337,7 +405,7 @@ class _View:
             v += PLAN_WEIGHT * delta
         return v
 
-    def apply_play(self, sc: _Scenario, play: Play) -> _Scenario:
+    def apply_play(self, sc: _Scenario, play: _Play) -> _Scenario:
         """A pending play's effects on its chosen targets."""
         sc = sc.copy()
         j = 0
@@ -363,7 +431,7 @@ class _View:
         name = effect.name
         sign = self.sign(controller)
         if name == "damage":
-            dealt = args["amount"] - self.shields(obj, sc)  # type: ignore[operator]
+            dealt = effect.number("amount") - self.shields(obj, sc)
             if dealt >= self.bp(obj, sc):
                 sc.gone[obj] = "break"
                 if controller == self.me and s.owner[obj] != self.me and dealt - self.guard() < self.bp(obj, sc):
@@ -371,29 +439,31 @@ class _View:
         elif name == "break":
             sc.gone[obj] = "break"
         elif name in ("enchant", "bp_mod"):
-            enchant = 20 * args.get("count", 0) * (1 if args.get("kind") == "boost" else -1)  # type: ignore[operator]
-            delta: int = enchant if name == "enchant" else args["amount"]  # type: ignore[assignment]
+            if name == "enchant":
+                delta = 20 * effect.number("count") * (1 if args["kind"] == "boost" else -1)
+            else:
+                delta = effect.number("amount")
             sc.bp[obj] = sc.bp.get(obj, 0) + delta
             if self.bp(obj, sc) <= 0:
                 sc.gone[obj] = "break"
         elif name == "shield":
-            sc.shield[obj] = sc.shield.get(obj, 0) + args["amount"]  # type: ignore[operator]
+            sc.shield[obj] = sc.shield.get(obj, 0) + effect.number("amount")
         elif name == "attach":
-            for static in args["statics"]:  # type: ignore[union-attr]
+            for static in effect.statics:
                 if static.name == "static_shield":
-                    sc.shield[obj] = sc.shield.get(obj, 0) + static.args["amount"]
+                    sc.shield[obj] = sc.shield.get(obj, 0) + static.number("amount")
                 else:
-                    sc.bp[obj] = sc.bp.get(obj, 0) + static.args["amount"]
+                    sc.bp[obj] = sc.bp.get(obj, 0) + static.number("amount")
         elif name == "attack_mod":
-            if s.attacking:
-                sc.atk += args["amount"]  # type: ignore[operator]
+            if self.attacking():
+                sc.atk += effect.number("amount")
         elif name == "draw":
-            sc.misc += sign * 0.9 * args["n"]  # type: ignore[operator]
+            sc.misc += sign * 0.9 * effect.number("n")
         elif name == "burst":
-            sc.misc += sign * 0.4 * min(args["n"], len(s.deck[controller]))  # type: ignore[call-overload]
+            sc.misc += sign * 0.4 * min(effect.number("n"), self.deck_size(controller))
         elif name == "engrave":
-            room = max(0, 3 - len(s.engraves[controller]))
-            sc.misc += sign * 0.5 * min(args["n"], room + 1)  # type: ignore[call-overload]
+            room = max(0, 3 - len(self.seats[controller]["engraves"]))
+            sc.misc += sign * 0.5 * min(effect.number("n"), room + 1)
         elif name == "normalize":
             if s.checked[obj] and not s.is_dummy(obj) and obj not in sc.gone:
                 sc.misc += self.sign(s.owner[obj]) * 0.8
@@ -407,13 +477,17 @@ class _View:
             if area in (BA1, BA2) and s.fits(s.owner[obj], 1 - area, s.weight(obj)):
                 sc.gone[obj] = "move"
         elif name == "hp_break":
-            lost = min(args["n"], self.hp(s.owner[obj], s.area_of[obj]))  # type: ignore[call-overload]
+            lost = min(effect.number("n"), self.hp(s.owner[obj], s.area_of[obj]))
             sc.misc -= self.sign(s.owner[obj]) * HP_VALUE * lost
             if lost and lost >= self.total_hp(s.owner[obj]):
                 sc.misc -= self.sign(s.owner[obj]) * WIN_BONUS
         elif name == "hp_gain":
-            gained = min(args["n"], len(s.deck[s.owner[obj]]))  # type: ignore[call-overload]
+            gained = min(effect.number("n"), self.deck_size(s.owner[obj]))
             sc.misc += self.sign(s.owner[obj]) * HP_VALUE * gained
+
+    def deck_size(self, player: int) -> int:
+        size: int = self.seats[player]["deck"]
+        return size
 
     def guard(self) -> int:
         """The biggest shield the opponent can still add by a visible REACTION ability (a normal caster,
@@ -429,7 +503,7 @@ class _View:
                     cost = ability.cost
                     if "REACTION" not in ability.timing or ability.require:
                         continue
-                    amount = sum(e.args["amount"] for e in ability.effects if e.name == "shield")  # type: ignore[misc]
+                    amount = sum(e.number("amount") for e in ability.effects if e.name == "shield")
                     if amount > best and s.payable(enemy, cost.log, cost.discard, exclude=obj, engrave=cost.engrave):
                         best = amount
             self._guard = best
@@ -498,14 +572,13 @@ class _View:
     def item(self, action: IndexedAction) -> _Item | None:
         """What a PLAY, SUB or USE action would do and cost (None for other actions)."""
         decoded = self.decode(action)
-        verb = decoded[0]
+        verb = decoded.verb
         s = self.s
         if verb in ("PLAY", "SUB"):
-            inst = self.find_card(decoded[1], decoded[2])
-            if inst == EMPTY:
+            if not self.has_card(decoded.card, decoded.from_speed):
                 return None
-            card = s.cards[inst]
-            price = SPEED_CARD_COST if decoded[2] else CARD_COST
+            card = self.game.card_set[decoded.card]
+            price = SPEED_CARD_COST if decoded.from_speed else CARD_COST
             if verb == "SUB":
                 assert card.sub is not None
                 cost = card.sub.cost
@@ -516,20 +589,25 @@ class _View:
                 return _Item((), EMPTY, price, card, card.grants)
             return _Item(card.effects, EMPTY, price, card)
         if verb == "USE":
-            obj = s.object_at(self.me, SLOTS.index(decoded[1]))
-            ability = self.activated(obj)[decoded[2]][1]
+            obj = s.object_at(self.me, SLOTS.index(decoded.slot))
+            ability = self.activated(obj)[decoded.index][1]
         elif verb == "USE@S":
-            obj = self.find_card(decoded[1], True)
-            ability = self.game.activated[decoded[1]][decoded[2]][1]
+            obj = self.speed_card(decoded.card)
+            ability = self.game.activated[decoded.card][decoded.index][1]
         else:
             return None
         cost = ability.cost
         price = _price(cost.log, cost.engrave, cost.discard) + (CHECK_COST if cost.check_self else 0.0)
         return _Item(ability.effects, obj, price)
 
-    def card_value(self, inst: int) -> float:
+    def speed_card(self, card_id: str) -> int:
+        """My speed-area card with this id, the source of its `speed`-zone ability (the newest copy)."""
+        speed = self.s.speed[self.me]
+        return next((inst for inst in reversed(speed) if self.s.cards[inst].id == card_id), EMPTY)
+
+    def card_value(self, card_id: str) -> float:
         """How much a card in hand is worth keeping (for discards, dummies and the mulligan)."""
-        card = self.s.cards[inst]
+        card = self.game.card_set[card_id]
         if card.type in ("unit", "idol"):
             return 1.0 + card.bp / 100 - 0.1 * max(0, card.cost - 2)
         if card.type == "arms":
@@ -552,7 +630,7 @@ def _helps(effect: Effect) -> bool:
     if name == "enchant":
         return effect.args["kind"] == "boost"
     if name == "bp_mod":
-        return effect.args["amount"] > 0  # type: ignore[operator]
+        return effect.number("amount") > 0
     return name in _BENEFICIAL
 
 
@@ -562,71 +640,71 @@ def _helps(effect: Effect) -> bool:
 def _named(v: _View, legal: tuple[IndexedAction, ...], text: str) -> IndexedAction:
     """The fixed action `text` (DONE, PASS, KEEP, ...), which the engine lists last."""
     for action in reversed(legal):
-        if v.decode(action)[0] == text:
+        if v.decode(action).verb == text:
             return action
     return legal[-1]
 
 
-def _place(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+def _place(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
     """D4.1: the placement does not matter to this player; the first caster goes to BA1."""
     return legal[0]
 
 
-def _mulligan(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+def _mulligan(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
     """D4.6: set aside expensive cards (cost >= 3, or a non-unit of cost >= 2, or arms), at most three,
     and only while the hand holds fewer than four units."""
-    s, me = v.s, v.me
-    if len(s.mull[me]) >= MAX_MULLIGAN:
+    if len(v.mine["mulligan"]) >= MAX_MULLIGAN:
         return _named(v, legal, "KEEP")
-    units = sum(1 for inst in s.hand[me] if s.cards[inst].type in ("unit", "idol"))
+    units = sum(1 for card_id in v.mine["hand"] if v.game.card_set[card_id].type in ("unit", "idol"))
     if units >= 4:
         return _named(v, legal, "KEEP")
     worst: tuple[float, IndexedAction] | None = None
     for action in legal:
         decoded = v.decode(action)
-        if decoded[0] != "MULL":
+        if decoded.verb != "MULL":
             continue
-        card = v.game.card_set[decoded[1]]
+        card = v.game.card_set[decoded.card]
         expensive = card.cost >= 3 or (card.type not in ("unit", "idol") and card.cost >= 2) or card.type == "arms"
         if expensive:
-            score = v.card_value(v.find_card(decoded[1], False))
+            score = v.card_value(decoded.card)
             if worst is None or score < worst[0]:
                 worst = (score, action)
     return worst[1] if worst is not None else _named(v, legal, "KEEP")
 
 
-def _ahead(s: DreadnoughtState, me: int, mine: int, theirs: int) -> bool:
-    return mine > theirs or (mine == theirs and s.token == me)
+def _ahead(v: _View, mine: int, theirs: int) -> bool:
+    """D6.5: a higher speed is F; the tiebreak token holder wins a tie (D4.7)."""
+    return mine > theirs or (mine == theirs and v.obs["token"] == PLAYER_NAMES[v.me])
 
 
 def _speed(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
     """D6.3-D6.4: become F by the cheapest means when behind: a gear change (the card stays usable
     this turn, D5.7), else Overclock-like `speed_shift` items that are enough to overtake."""
-    s, me = v.s, v.me
+    me = v.me
     done = _named(v, legal, "DONE")
-    mine, theirs = s.current_speed(me), s.current_speed(1 - me)
-    if s.gear[me]:  # my own closed gear card sets my speed when it opens (D6.5)
-        mine = min(5, s.cards[s.gear[me][-1]].speed_index + s.speed_shift[me])
-    if not WANT_FIRST or _ahead(s, me, mine, theirs):
+    mine, theirs = v.mine["speed_grade"], v.seats[1 - me]["speed_grade"]
+    shift = v.mine["speed_shift"]
+    if v.mine["gear"]:  # my own closed gear card sets my speed when it opens (D6.5)
+        mine = min(5, v.game.card_set[v.mine["gear"][-1]].speed_index + shift)
+    if not WANT_FIRST or _ahead(v, mine, theirs):
         return done
-    shift = s.speed_shift[me]
     gears = []
     for action in legal:
         decoded = v.decode(action)
-        if decoded[0] != "GEAR":
+        if decoded.verb != "GEAR":
             continue
-        card = v.game.card_set[decoded[1]]
-        if _ahead(s, me, min(5, card.speed_index + shift), theirs):
+        card = v.game.card_set[decoded.card]
+        if _ahead(v, min(5, card.speed_index + shift), theirs):
             castable = card.type == "unit" and card.cost == 0
-            gears.append((not castable, v.card_value(v.find_card(decoded[1], False)), action))
+            gears.append((not castable, v.card_value(decoded.card), action))
     if gears:
         return min(gears, key=lambda g: (g[0], g[1]))[2]
     for action in legal:
         item = v.item(action)
         if item is None:
             continue
-        steps = sum(e.args["steps"] for e in item.effects if e.name == "speed_shift")  # type: ignore[misc]
-        if steps and _ahead(s, me, min(5, mine + steps), theirs) and item.cost <= CARD_COST + 0.01:
+        steps = sum(e.number("steps") for e in item.effects if e.name == "speed_shift")
+        if steps and _ahead(v, min(5, mine + steps), theirs) and item.cost <= CARD_COST + 0.01:
             return action
     return done
 
@@ -636,7 +714,7 @@ def _defence_needed(v: _View) -> bool:
     s, enemy = v.s, 1 - v.me
     if any(s.units[enemy][a] for a in (BA1, BA2)):
         return True
-    return s.first == v.me and bool(s.hand[enemy] or s.speed[enemy])
+    return v.obs["first"] == PLAYER_NAMES[v.me] and bool(v.hand_size(enemy) or v.seats[enemy]["speed"])
 
 
 def _cast(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
@@ -644,18 +722,18 @@ def _cast(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
     items; move a unit in front of an unguarded caster; dummies (free speed-area cards first) in front
     of every caster with HP that has no unit, and as a second blocker from speed-area cards; done."""
     s, me = v.s, v.me
-    by_verb: dict[str, list[tuple[IndexedAction, tuple[Any, ...]]]] = {}
+    by_verb: dict[str, list[tuple[IndexedAction, Decoded]]] = {}
     for action in legal:
         decoded = v.decode(action)
-        by_verb.setdefault(decoded[0], []).append((action, decoded))
+        by_verb.setdefault(decoded.verb, []).append((action, decoded))
     goddraw = by_verb.get("GODDRAW")
-    if goddraw and v.excess_bursts() > 0 and len(s.hand[me]) < HAND_CAP:
+    if goddraw and v.excess_bursts() > 0 and v.hand_size(me) < HAND_CAP:
         return goddraw[0][0]
     casts = []
     for action, decoded in by_verb.get("CAST", ()):
-        card = v.game.card_set[decoded[1]]
-        idol_first = card.type == "idol" and s.idol[me] == EMPTY
-        casts.append((not idol_first, -card.bp, not decoded[2], action))
+        card = v.game.card_set[decoded.card]
+        idol_first = card.type == "idol" and v.mine["idol"] is None
+        casts.append((not idol_first, -card.bp, not decoded.from_speed, action))
     if casts:
         return min(casts)[3]
     best = _best_item(v, legal, plans=True, wait_for_fast=True)
@@ -665,7 +743,7 @@ def _cast(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
     open_areas = [a for a in (BA1, BA2) if v.hp(me, a) and not s.units[me][a]]
     if guard and open_areas:
         for action, decoded in by_verb.get("MOVE", ()):
-            obj = s.object_at(me, SLOTS.index(decoded[1]))
+            obj = s.object_at(me, SLOTS.index(decoded.slot))
             area = s.area_of[obj]
             if area == IDOL_AREA or not s.units[me][area]:
                 continue
@@ -676,15 +754,15 @@ def _cast(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
     if guard and dummies:
         single = [a for a in (BA1, BA2) if v.hp(me, a) and len(s.units[me][a]) == 1]
         choices = []
-        for action, decoded in dummies:  # ("DUMMY", card id, from the speed area, area)
-            from_speed = decoded[2]
-            area = decoded[3]
+        for action, decoded in dummies:
+            from_speed = decoded.from_speed
+            area = decoded.area
             if area in open_areas or (area in single and from_speed):
-                value = v.card_value(v.find_card(decoded[1], from_speed))
+                value = v.card_value(decoded.card)
                 choices.append((area not in open_areas, not from_speed, value, -v.hp(me, area), action))
         if choices:
             return min(choices, key=lambda c: c[:4])[4]
-        if open_areas and goddraw and not s.hand[me]:
+        if open_areas and goddraw and not v.hand_size(me):
             return goddraw[0][0]
     return _named(v, legal, "DONE")
 
@@ -715,8 +793,8 @@ def _best_item(
     return best[1] if best is not None else None
 
 
-def _window(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
-    phase = frame[2]
+def _window(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
+    phase = v.decision["phase"]
     if phase == "speed":
         return _speed(v, legal)
     if phase == "cast":
@@ -731,105 +809,104 @@ def _area_score(v: _View, area: int, weight: int) -> tuple[int, int, int]:
     return (1 if v.hp(me, area) else 0, -len(units), -sum(s.weight(u) for u in units) - weight)
 
 
-def _destination(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+def _destination(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
     """Idols to the idol area (no upkeep, D19.4, and a log source); units in front of the caster
     with HP that has the fewest units."""
-    play: Play = frame[2]
-    s = v.s
-    options = [(action, v.decode(action)[1]) for action in legal]
-    if play.kind == "idol":
+    play = v.decision["play"]
+    options = [(action, v.decode(action).area) for action in legal]
+    if play["kind"] == "idol":
         for action, dest in options:
-            if dest == "IDOL":
+            if dest == IDOL_AREA:
                 return action
-    weight = s.cards[play.card].weight
-    areas = [(("BA1", "BA2").index(dest), action) for action, dest in options if dest != "IDOL"]
+    weight = v.card_at(play["card"]).weight
+    areas = [(dest, action) for action, dest in options if dest != IDOL_AREA]
     scored = [(_area_score(v, area, weight), action) for area, action in areas]
     if not scored:
         return legal[0]
     return max(scored, key=lambda item: item[0])[1]
 
 
-def _move_to(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
-    obj = frame[2]
-    weight = v.s.weight(obj)
-    scored = [(_area_score(v, ("BA1", "BA2").index(d), weight), a) for a in legal if (d := v.decode(a)[1]) != "IDOL"]
+def _move_to(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
+    weight = v.weight_at(v.decision["object"])
+    scored = [(_area_score(v, d, weight), a) for a in legal if (d := v.decode(a).area) != IDOL_AREA]
     if not scored:
         return legal[0]
     return max(scored, key=lambda item: item[0])[1]
 
 
-def _upkeep(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+def _upkeep(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
     """D19.4: pay while at least one log is left over afterwards; else the idol is checked."""
-    idol = frame[2]
+    upkeep = v.card_at(v.decision["object"]).upkeep
     for action in legal:
-        if v.decode(action)[0] == "UPKEEP PAY" and v.log_sources(v.me) - v.s.cards[idol].upkeep >= 1:
+        if v.decode(action).verb == "UPKEEP PAY" and v.log_sources(v.me) - upkeep >= 1:
             return action
     return _named(v, legal, "UPKEEP CHECK")
 
 
-def _target(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+def _target(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
     """The target that leaves me best off by the scenario calculator (arms: a caster without its
     own activated abilities, so that the grant's check_self does not compete with them)."""
     s = v.s
-    play: Play = frame[2]
+    play = v.decision["play"]
     objects = []
     for action in legal:
-        _, seat, slot = v.decode(action)
-        objects.append((s.object_at(seat, SLOTS.index(slot)), action))
-    if play.kind == "arms":
+        decoded = v.decode(action)
+        objects.append((s.object_at(decoded.seat, SLOTS.index(decoded.slot)), action))
+    if play["kind"] == "arms":
         return min(objects, key=lambda o: (len(v.activated(o[0])), -v.hp(v.me, s.area_of[o[0]])))[1]
-    effects = v.game.effects.get(play.ref, ())
-    singles = [e for e in effects if isinstance(e.args.get("target"), Selector) and not e.args["target"].is_group]
-    index = len(play.targets)
+    effects = v.game.effects.get(play["ref"], ())
+    singles = [e for e in effects if isinstance(target := e.args.get("target"), Selector) and not target.is_group]
+    index = len(play["targets"])
     if index >= len(singles):
         return legal[0]
     effect = singles[index]
-    in_combat = s.attacking or v.pending() is not None
+    in_combat = v.attacking() or v.pending() is not None
     _, obj = v.best_target(_Scenario(), effect, [o for o, _ in objects], plans=not in_combat)
     return next(action for o, action in objects if o == obj)
 
 
-def _pay_discard(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+def _pay_discard(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
     """D12.3: speed-area cards first (they go at the end phase anyway), then the least valuable card."""
     choices = []
     for action in legal:
-        _, card_id, from_speed = v.decode(action)
-        choices.append((not from_speed, v.card_value(v.find_card(card_id, from_speed)), action))
+        decoded = v.decode(action)
+        choices.append((not decoded.from_speed, v.card_value(decoded.card), action))
     return min(choices, key=lambda c: (c[0], c[1]))[2]
 
 
 def _ability_still_useful(v: _View, caster: int) -> bool:
     """Whether a caster has an activated ability usable later this turn (then it should stay normal)."""
-    phase = v.s.phase
+    phase = v.obs["phase"]
     later = {"speed": ("SPEED", "CAST", "FAST", "ACTION", "REACTION"), "cast": ("CAST", "FAST", "ACTION", "REACTION"),
              "fast": ("FAST", "ACTION", "REACTION")}.get(phase, ("ACTION", "REACTION"))  # fmt: skip
     return any(set(ability.timing) & set(later) for _, ability in v.activated(caster))
 
 
-def _pay_source(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+def _pay_source(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
     """D12.1: bursts (refreshed every end phase), the idol, casters whose abilities are no longer
     needed this turn, engraves when the slots are full, casters with abilities, other engraves; a
     PAYMENT sub-effect (a card) last."""
     s, me = v.s, v.me
     ranked = []
     for action in legal:
-        text = v.decode(action)[0]
-        if text == "PAY BURST":
+        decoded = v.decode(action)
+        source = decoded.source if decoded.verb == "PAY" else ""
+        if source == "BURST":
             rank = 0
-        elif text == "PAY IDOL":
+        elif source == "IDOL":
             rank = 1
-        elif text in ("PAY BA1", "PAY BA2"):
-            caster = s.casters[me][("PAY BA1", "PAY BA2").index(text)]
+        elif source in AREAS:
+            caster = s.casters[me][AREAS.index(source)]
             rank = 4 if _ability_still_useful(v, caster) else 2
-        elif text == "PAY ENGRAVE":
-            rank = 3 if len(s.engraves[me]) >= 3 else 5
+        elif source == "ENGRAVE":
+            rank = 3 if len(v.mine["engraves"]) >= 3 else 5
         else:
             rank = 6
         ranked.append((rank, action))
     return min(ranked, key=lambda r: r[0])[1]
 
 
-def _action_turn(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+def _action_turn(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
     """D10.2: the best of the best attack plan and the best ACTION item, if worth it; else god draw
     surplus bursts; else pass."""
     s, me = v.s, v.me
@@ -846,47 +923,47 @@ def _action_turn(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, .
     attack_score = attack[0] if attack is not None else 0.0
     item_score = best_item[0] if best_item is not None else 0.0
     if attack is not None and attack_score >= ATTACK_THRESHOLD and attack_score >= item_score:
-        slots = {s.object_at(me, SLOTS.index(v.decode(a)[1])): a for a in legal if v.decode(a)[0] == "ATTACKER"}
+        slots = {s.object_at(me, SLOTS.index(v.decode(a).slot)): a for a in legal if v.decode(a).verb == "ATTACKER"}
         for unit in attack[1]:
             if unit in slots:
                 return slots[unit]
     if best_item is not None and item_score > PLAY_THRESHOLD:
         return best_item[1]
     for action in legal:
-        if v.decode(action)[0] == "GODDRAW" and v.excess_bursts() > 0 and len(s.hand[me]) < HAND_CAP:
+        if v.decode(action).verb == "GODDRAW" and v.excess_bursts() > 0 and v.hand_size(me) < HAND_CAP:
             return action
     return _named(v, legal, "PASS")
 
 
-def _attack_build(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+def _attack_build(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
     """D10.5: complete the best plan that contains the units already chosen."""
     s, me = v.s, v.me
-    chosen: tuple[int, ...] = frame[2]
+    chosen = tuple(v.obj(place) for place in v.decision["attackers"])
     plans = v.attack_plans(me, _Scenario(), chosen)
-    areas = {("BA1", "BA2").index(v.decode(a)[1]): a for a in legal if v.decode(a)[0] == "ATTACK"}
+    areas = {v.decode(a).area: a for a in legal if v.decode(a).verb == "ATTACK"}
     plans = [p for p in plans if p[2] in areas]
     if not plans:
         return next(iter(areas.values()), legal[-1])
     _, units, area = max(plans, key=lambda p: p[0])
-    slots = {s.object_at(me, SLOTS.index(v.decode(a)[1])): a for a in legal if v.decode(a)[0] == "ATTACKER"}
+    slots = {s.object_at(me, SLOTS.index(v.decode(a).slot)): a for a in legal if v.decode(a).verb == "ATTACKER"}
     for unit in units:
         if unit not in chosen and unit in slots:
             return slots[unit]
     return areas[area]
 
 
-def _block(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+def _block(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
     """D10.6: the blocker that loses least, counting a possible pump by the attacker; among equal
     ones the less valuable unit."""
     s, me = v.s, v.me
     sc = _Scenario()
-    damage = max(0, sum(v.bp(a) for a in s.attackers if s.on_field(a)) + s.attack_mod)
+    damage = max(0, sum(v.bp(a) for a in v.attackers()) + (v.attack["mod"] if v.attack is not None else 0))
     scored = []
     for action in legal:
         decoded = v.decode(action)
-        if decoded[0] != "BLOCK":
+        if decoded.verb != "BLOCK":
             continue
-        obj = s.object_at(me, SLOTS.index(decoded[1]))
+        obj = s.object_at(me, SLOTS.index(decoded.slot))
         score = v.block_loss(obj, damage, sc) + 0.3 * v.block_loss(obj, damage + PUMP_RISK, sc)
         score += 0.01 * (v.uval(obj) if not s.is_caster(obj) else 0.5)
         scored.append((score, action))
@@ -895,7 +972,7 @@ def _block(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -
     return min(scored, key=lambda item: item[0])[1]
 
 
-def _react(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+def _react(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
     """D10.4: the reaction with the best gain over its price (a pump that crosses a break or HP
     threshold, a shield or boost that saves the blocker or the target, a damage that breaks an
     attacker or blocker); pass when nothing is worth it."""
@@ -903,31 +980,31 @@ def _react(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -
     return best if best is not None else _named(v, legal, "PASS")
 
 
-def _first(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+def _first(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
     return legal[0]
 
 
-def _scrap(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+def _scrap(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
     """D16.3: drop a checked engrave (it goes at the end phase anyway) before a normal one."""
-    flags = v.s.engrave_checked[v.me]
+    engraves = v.mine["engraves"]
     for action in legal:
-        index = v.decode(action)[1]
-        if index < len(flags) and flags[index]:
+        index = v.decode(action).index
+        if index < len(engraves) and engraves[index]["checked"]:
             return action
     return legal[0]
 
 
-def _hp_draw(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+def _hp_draw(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
     """D20.1: take the HP card from the caster with more HP."""
-    return max(legal, key=lambda a: v.hp(v.me, ("BA1", "BA2").index(v.decode(a)[1])))
+    return max(legal, key=lambda a: v.hp(v.me, v.decode(a).area))
 
 
-def _limit(v: _View, frame: tuple[Any, ...], legal: tuple[IndexedAction, ...]) -> IndexedAction:
+def _limit(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
     """D11.2: discard the least valuable card."""
-    return min(legal, key=lambda a: v.card_value(v.find_card(v.decode(a)[1], False)))
+    return min(legal, key=lambda a: v.card_value(v.decode(a).card))
 
 
-_WINDOWS: dict[str, Callable[[_View, tuple[Any, ...], tuple[IndexedAction, ...]], IndexedAction]] = {
+_WINDOWS: dict[str, Callable[[_View, tuple[IndexedAction, ...]], IndexedAction]] = {
     "place": _place,
     "mull": _mulligan,
     "win": _window,
@@ -949,11 +1026,14 @@ _WINDOWS: dict[str, Callable[[_View, tuple[Any, ...], tuple[IndexedAction, ...]]
 }
 
 
-def choose(state: DreadnoughtState, rng: random.Random) -> IndexedAction:
-    """The heuristic's action at the current decision (deterministic; `rng` is unused)."""
+def choose(state: State, rng: random.Random) -> IndexedAction:
+    """The heuristic's action at the current decision (deterministic; `rng` is unused): the window and its
+    data come from the deciding player's observation (`decision`)."""
+    assert isinstance(state, DreadnoughtState), "the Dreadnought heuristic plays Dreadnought states"
     legal = state.legal_actions()
     if len(legal) == 1:
         return legal[0]
-    frame = state.stack[-1]
-    view = _View(state, int(frame[1]))
-    return _WINDOWS[frame[0]](view, frame, legal)
+    player = state.current_player()
+    assert player is not None
+    view = _View(state, state.observation(player))
+    return _WINDOWS[view.decision["kind"]](view, legal)

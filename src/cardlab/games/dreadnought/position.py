@@ -13,13 +13,19 @@ from typing import Any
 
 from cardlab.core.errors import PositionError
 from cardlab.core.game import PLAYER_NAMES, Player, parse_player
-from cardlab.games.dreadnought.actions import AREAS, SLOTS
+from cardlab.games.dreadnought.actions import AREAS, DESTINATIONS, SLOTS
+from cardlab.games.dreadnought.cards import CardDef, Selector
 from cardlab.games.dreadnought.state import (
+    ACTION_TURN_CAP,
+    BA1,
+    BA2,
     BOOST,
     DUMMY_SLOTS,
     EMPTY,
+    ENGRAVE,
     IDOL_AREA,
     PHASES,
+    TIE_REVEALS,
     WEAKEN,
     DreadnoughtState,
     Play,
@@ -271,12 +277,49 @@ def dump_position(state: DreadnoughtState) -> dict[str, Any]:
     return _dump(state, None, True)
 
 
+DECISION_DATA: dict[str, tuple[str, ...]] = {
+    "place": (), "mull": (), "win": ("phase",), "dest": ("play",), "move_to": ("object",), "upkeep_idol": ("object",),
+    "target": ("play",), "pay_discard": ("play",), "pay_src": ("play",), "aturn": ("passes", "count"),
+    "abuild": ("attackers",), "block": (), "react": ("passes",), "pick": ("host", "material"), "scrap": (),
+    "order": (), "hpdraw": (), "limit": (),
+}  # fmt: skip
+"""The names of a decision frame's data after its player, as observations' `decision` shows them."""
+_MATERIALS = {BOOST: "boost", WEAKEN: "weaken", ENGRAVE: "engrave"}
+
+
+def decision_json(state: DreadnoughtState) -> dict[str, Any] | None:
+    """The decision now pending, by name (see `DreadnoughtState.observation`); None once the game is over."""
+    if state.phase == "over" or not state.stack:
+        return None
+    frame = _frame_json(state, state.stack[-1])
+    data: dict[str, Any] = {"kind": frame[0], "player": frame[1]}
+    data.update(zip(DECISION_DATA[frame[0]], frame[2:], strict=True))
+    if frame[0] == "pick":
+        data["material"] = _MATERIALS[data["material"]]
+    return data
+
+
+def pending_action(state: DreadnoughtState) -> Play | None:
+    """The `ACTION` item whose reaction window is open or still to come: it resolves once the window closes
+    (D10.4). At most one is pending, since only reactions can be played while it waits."""
+    for frame in reversed(state.stack):
+        if frame[0] == "resolve" and frame[1].action:
+            play: Play = frame[1]
+            return play
+    return None
+
+
 def dump_observation(state: DreadnoughtState, viewer: Player | None) -> dict[str, Any]:
-    """What `viewer` may see (None: a spectator): hidden zones become counts (D1.5)."""
+    """What `viewer` may see (None: a spectator): hidden zones become counts (D1.5); the fields it adds to
+    the position's are listed in `DreadnoughtState.observation`."""
     data = _dump(state, viewer, False)
     data["viewer"] = None if viewer is None else PLAYER_NAMES[viewer]
     data["window"] = window_name(state)
-    data["to_move"] = None if state.current_player() is None else PLAYER_NAMES[state.current_player()]  # type: ignore[index]
+    to_move = state.current_player()
+    data["to_move"] = None if to_move is None else PLAYER_NAMES[to_move]
+    data["decision"] = decision_json(state)
+    play = pending_action(state)
+    data["pending_action"] = None if play is None else _play_json(state, play)
     return data
 
 
@@ -400,7 +443,11 @@ def _object_cards(game: Any, unit: Any, field: str, enchants: list[tuple[int, st
 
 
 def load_position(game: Any, data: Mapping[str, Any]) -> DreadnoughtState:
-    """Rebuild a state; every problem is a PositionError naming the field, never another exception."""
+    """Rebuild a state; every problem is a PositionError naming the field, never another exception.
+
+    The stack must be one that play can build (`BELOW` and the checks beside it): no duplicated or misplaced
+    frame, each frame's data agreeing with the position, every card in limbo held by exactly one play.
+    """
     try:
         return _load(game, data)
     except PositionError:
@@ -429,7 +476,9 @@ def _load(game: Any, data: Mapping[str, Any]) -> DreadnoughtState:
     # Number the cards: per player casters first, then every other card by id (copies interchangeable).
     from cardlab.games.dreadnought.game import DUMMY_CARD
 
-    cards, owner, pools = [], [], []
+    cards: list[CardDef] = []
+    owner: list[int] = []
+    pools: list[dict[str, list[int]]] = []
     enchants: list[tuple[int, str]] = []
     seats = [_seat_cards(game, players[seat], f"players.{seat}", enchants) for seat in PLAYER_NAMES]
     for p, (casters, others) in enumerate(seats):
@@ -458,13 +507,13 @@ def _fill_player(state: DreadnoughtState, p: int, seat: Mapping[str, Any], field
     for zone in _CARD_ZONES:
         getattr(state, _ZONE_ATTR.get(zone, zone))[p][:] = [take(p, c) for c in seat.get(zone, [])]
     state.placed[p][:] = [take(p, c) for c in seat.get("placement", [])]
-    known = list(seat.get("known_hand", []))
-    for inst in state.hand[p]:
-        if state.cards[inst].id in known:
-            known.remove(state.cards[inst].id)
-            state.known_hand[p].append(inst)
-    if known:
-        raise PositionError(f"{field}.known_hand", f"{known[0]} is not in the hand")
+    unseen = list(state.hand[p])
+    for card_id in seat.get("known_hand", []):  # in the order given, so that a position round-trips
+        inst = next((i for i in unseen if state.cards[i].id == card_id), EMPTY)
+        if inst == EMPTY:
+            raise PositionError(f"{field}.known_hand", f"{card_id} is not in the hand")
+        unseen.remove(inst)
+        state.known_hand[p].append(inst)
     for key, cards, flags in (("bursts", state.bursts, state.burst_checked), ("engraves", state.engraves,
                                                                                   state.engrave_checked)):  # fmt: skip
         for item in seat.get(key, []):
@@ -535,23 +584,40 @@ def _play(state: DreadnoughtState, value: Any, field: str) -> Play:
     if value.get("kind") not in _PLAY_KINDS:
         raise PositionError(f"{field}.kind", f"expected one of {', '.join(_PLAY_KINDS)}")
     ref = value.get("ref", "")
+    if not isinstance(ref, str):
+        raise PositionError(f"{field}.ref", f"expected an effect reference, got {ref!r}")
     if (ref or value["kind"] in ("code", "ability", "sub", "trigger")) and ref not in state.game.effects:
         raise PositionError(f"{field}.ref", f"unknown effect reference {ref!r}")
+    targets = value.get("targets", [])
+    if not isinstance(targets, list):
+        raise PositionError(f"{field}.targets", "expected a list of places (null: no legal target)")
+    action = value.get("action", False)
+    if not isinstance(action, bool):
+        raise PositionError(f"{field}.action", f"expected true or false, got {action!r}")
+    counts = {}
+    for key in ("log", "discard"):
+        counts[key] = _int(value.get(key, 0), f"{field}.{key}")
+        if counts[key] < 0:
+            raise PositionError(f"{field}.{key}", "expected an integer >= 0")
+    dest = value.get("dest")
+    if dest is not None and dest not in DESTINATIONS:
+        raise PositionError(f"{field}.dest", f"expected null or one of {', '.join(DESTINATIONS)}")
     try:
-        return Play(
-            kind=value["kind"],
-            player=parse_player(value["player"]),
-            card=_resolve(state, value.get("card"), f"{field}.card"),
-            source=_resolve(state, value.get("source"), f"{field}.source"),
-            ref=value.get("ref", ""),
-            targets=tuple(_resolve(state, t, f"{field}.targets") for t in value.get("targets", [])),
-            log=int(value.get("log", 0)),
-            discard=int(value.get("discard", 0)),
-            action=bool(value.get("action", False)),
-            dest=EMPTY if value.get("dest") is None else ("BA1", "BA2", "IDOL").index(value["dest"]),
-        )
+        player = parse_player(value["player"])
     except (KeyError, ValueError) as error:
-        raise PositionError(field, f"malformed play: {error}") from None
+        raise PositionError(f"{field}.player", f"malformed play: {error}") from None
+    return Play(
+        kind=value["kind"],
+        player=player,
+        card=_resolve(state, value.get("card"), f"{field}.card"),
+        source=_resolve(state, value.get("source"), f"{field}.source"),
+        ref=ref,
+        targets=tuple(_resolve(state, t, f"{field}.targets") for t in targets),
+        log=counts["log"],
+        discard=counts["discard"],
+        action=action,
+        dest=EMPTY if dest is None else DESTINATIONS.index(dest),
+    )
 
 
 def _frame(state: DreadnoughtState, value: Any, field: str) -> tuple[Any, ...]:
@@ -577,14 +643,260 @@ def _frame(state: DreadnoughtState, value: Any, field: str) -> tuple[Any, ...]:
         elif kind == "P":
             out.append(_play(state, item, where))
         elif kind == "i":
-            if not isinstance(item, int):
-                raise PositionError(where, "expected an integer")
-            out.append(item)
+            out.append(_int(item, where))
         else:
             if item not in _WINDOWS:
                 raise PositionError(where, f"expected one of {', '.join(_WINDOWS)}")
             out.append(item)
     return tuple(out)
+
+
+# ---- checking the stack ------------------------------------------------------------------
+
+BELOW: dict[str, frozenset[str]] = {kind: frozenset(below) for kind, below in {
+    "setup": [""], "mull_done": [""], "turn": [""],
+    "speed_phase": ["draw_phase"], "speed_windows": ["draw_phase"], "decide": ["draw_phase"], "compare": ["draw_phase"],
+    "draw_phase": ["cast_phase"], "draw_bursts": ["cast_phase"],
+    "draw1": ["draw1", "draw_bursts", "effect", "finish", "turn"],
+    "cast_phase": ["fast_phase"], "upkeep": ["win"], "fast_phase": ["action_phase"], "action_phase": ["end_phase"],
+    "end_phase": ["turn"], "hand_limit": ["cleanup", "hand_limit"], "cleanup": ["turn"],
+    "settle": ["aturn", "block_step", "cast_phase", "compare", "end_phase", "hand_limit", "paid", "pay_log", "react",
+               "settle", "speed_windows", "upkeep_idol", "win"],
+    "next_trigger": ["settle"], "targets": ["aturn", "end_phase", "pay_log", "react", "settle", "win"],
+    "pay": ["aturn", "end_phase", "pay_log", "react", "settle", "upkeep_idol", "win"],
+    "pay_log": ["aturn", "end_phase", "pay_log", "react", "settle", "upkeep_idol", "win"],
+    "paid": ["aturn", "end_phase", "pay_log", "react", "settle", "upkeep_idol", "win"],
+    "resolve": ["aturn", "end_phase", "pay_log", "react", "settle", "upkeep_idol", "win"],
+    "finish": ["settle"], "effect": ["effect", "finish"], "material": ["effect", "finish"],
+    "block_step": ["aturn", "end_phase"], "attack_damage": ["aturn", "end_phase"],
+    "place": ["place", "setup"], "mull": ["mull", "mull_done"],
+    "win": ["action_phase", "decide", "fast_phase", "upkeep", "win"],
+    "dest": ["win"], "move_to": ["win"], "upkeep_idol": ["upkeep_idol", "win"],
+    "target": ["aturn", "end_phase", "pay_log", "react", "settle", "win"],
+    "pay_discard": ["aturn", "end_phase", "pay_log", "react", "settle", "upkeep_idol", "win"],
+    "pay_src": ["aturn", "end_phase", "pay_log", "react", "settle", "upkeep_idol", "win"],
+    "aturn": ["end_phase"], "abuild": ["aturn", "end_phase"], "block": ["aturn", "end_phase"],
+    "react": ["attack_damage", "resolve"], "pick": ["material"], "scrap": ["material", "settle"], "order": ["settle"],
+    "hpdraw": ["draw1", "draw_bursts", "effect", "finish", "turn"], "limit": ["hand_limit"],
+}.items()}  # fmt: skip
+"""Per frame kind, the kinds that may lie directly below it ("": the bottom of the stack).
+
+Worked out from what each frame schedules (`frames`, `decisions`): a frame's first scheduled frame
+lies on whatever lay below it, each further one on the one scheduled before it. A stack that breaks
+this (a duplicated or misplaced frame) cannot arise in play, and its next step could fail.
+"""
+_TURN_ORDER = ("speed", "draw", "cast", "fast", "action", "end")
+_PHASE_OF = {
+    **dict.fromkeys(("setup", "mull_done", "place", "mull"), "setup"),
+    **dict.fromkeys(("speed_windows", "decide", "compare"), "speed"),
+    "draw_bursts": "draw",
+    **dict.fromkeys(("upkeep", "upkeep_idol", "dest", "move_to"), "cast"),
+    **dict.fromkeys(("aturn", "abuild", "block", "block_step", "react", "attack_damage"), "action"),
+    **dict.fromkeys(("hand_limit", "limit", "cleanup"), "end"),
+}
+"""Frame kinds that only ever wait during one phase (D5.1): D4 set-up, D6 speed, D7 draw, D8 cast, D10 action,
+D11 end."""
+_PLAY_FRAMES = ("targets", "target", "pay", "pay_discard", "pay_log", "pay_src", "paid", "dest", "resolve")
+"""Frames holding a play that no later frame holds: its card (if any) waits in limbo for it alone."""
+_RESOLVING = ("effect", "finish")
+"""Frames of a play being resolved (D22.2): they share its play, and an attached code has left limbo (D14.5)."""
+_PLAY_KINDS_OF = {
+    "dest": ("unit", "idol"), "targets": ("code", "ability", "sub", "trigger"),
+    "target": ("code", "ability", "sub", "trigger", "arms"), "resolve": ("code", "ability", "sub", "trigger"),
+    "effect": ("code", "ability", "sub", "trigger"), "finish": ("code", "ability", "sub", "trigger"),
+}  # fmt: skip
+_CARD_PLAYS = ("code", "arms", "sub", "unit", "idol")
+_MATERIAL_KINDS = (BOOST, WEAKEN, ENGRAVE)
+
+
+def _frame_player(frame: tuple[Any, ...]) -> int | None:
+    """The player a frame acts for: a decision's, a play's, or a per-player step's (None: both or neither)."""
+    kind = frame[0]
+    if kind in FRAME_ARGS and FRAME_ARGS[kind].startswith("p"):
+        return int(frame[1])
+    if FRAME_ARGS.get(kind, "").startswith("P"):
+        return int(frame[1].player)
+    return None
+
+
+def _selector_count(state: DreadnoughtState, play: Play) -> int:
+    """How many targets the play chooses (D5.3): one per single-target selector; an arms its caster."""
+    if play.kind == "arms":
+        return 1
+    if play.kind not in ("code", "ability", "sub", "trigger"):
+        return 0
+    effects = state.game.effects[play.ref]
+    return sum(1 for e in effects if isinstance(target := e.args.get("target"), Selector) and not target.is_group)
+
+
+def _check_play(state: DreadnoughtState, frame: tuple[Any, ...], field: str) -> None:
+    kind = frame[0]
+    play: Play = frame[2] if FRAME_ARGS[kind].startswith("pP") else frame[1]
+    at = f"{field}[{2 if FRAME_ARGS[kind].startswith('pP') else 1}]"
+    allowed = _PLAY_KINDS_OF.get(kind, tuple(k for k in _PLAY_KINDS if k != "trigger"))
+    if play.kind not in allowed:
+        wanted = " or ".join(allowed)
+        raise PositionError(f"{at}.kind", f"a {kind} step carries a play of kind {wanted}, not {play.kind}")
+    if FRAME_ARGS[kind].startswith("pP") and frame[1] != play.player:
+        whose = PLAYER_NAMES[play.player]
+        raise PositionError(f"{field}[1]", f"the decision is the player's whose play it is ({whose})")
+    if play.kind in ("code", "sub"):
+        card_id = state.cards[play.card].id if play.card != EMPTY else None
+        wanted = f"{'C' if play.kind == 'code' else 'S'}:{card_id}"
+        if card_id is not None and play.ref != wanted:
+            raise PositionError(f"{at}.ref", f"the {play.kind} of {card_id} has the effects {wanted}, not {play.ref!r}")
+    elif play.kind in ("ability", "trigger"):
+        if play.ref not in state.game.ability_of:
+            raise PositionError(f"{at}.ref", f"{play.ref!r} names no ability of a card (A:<id>:<i>, G:<id>:<i>)")
+    elif play.ref:
+        raise PositionError(f"{at}.ref", f"a play of kind {play.kind} has no effects of its own")
+    if play.kind in _CARD_PLAYS:
+        if play.card == EMPTY and kind not in _RESOLVING:
+            raise PositionError(f"{at}.card", f"a play of kind {play.kind} names its card in limbo")
+        if play.card != EMPTY and play.card not in state.limbo[play.player]:
+            raise PositionError(f"{at}.card", "the played card waits in its player's limbo (D5.3)")
+        if play.source != EMPTY:
+            raise PositionError(f"{at}.source", f"a play of kind {play.kind} has no source")
+    elif play.card != EMPTY:
+        raise PositionError(f"{at}.card", f"a play of kind {play.kind} plays no card")
+    if (play.dest != EMPTY) != (play.kind in ("unit", "idol") and kind != "dest"):
+        raise PositionError(f"{at}.dest", "a cast has its destination once chosen (D8.2), and no other play has one")
+    if play.action and play.kind not in ("code", "ability", "sub"):
+        raise PositionError(f"{at}.action", "only a code, an ability or a sub-effect is an ACTION item (D10.4)")
+    wanted_targets = _selector_count(state, play)
+    chosen = len(play.targets)
+    if kind == "targets":
+        ok = chosen <= wanted_targets
+    elif kind == "target":
+        ok = chosen < wanted_targets
+    else:
+        ok = chosen == wanted_targets
+    if not ok:
+        raise PositionError(f"{at}.targets", f"{chosen} targets chosen for {wanted_targets} single-target selectors "
+                            f"at a {kind} step (D5.3)")  # fmt: skip
+    if kind == "pay_discard" and play.discard < 1:
+        raise PositionError(f"{at}.discard", "a discard payment waits only while a discard is still owed (D12.3)")
+    if kind == "pay_src" and play.log < 1:
+        raise PositionError(f"{at}.log", "a log payment waits only while log is still owed (D12.1)")
+
+
+def _check_frame(state: DreadnoughtState, frame: tuple[Any, ...], field: str) -> None:
+    """One frame's data against the position (the kinds of its arguments are already checked)."""
+    kind = frame[0]
+    phase = _PHASE_OF.get(kind, frame[2] if kind == "win" else None)
+    if phase is not None and state.phase != phase:
+        raise PositionError(field, f"a {kind} step waits only in the {phase} phase, not the {state.phase} phase")
+    if FRAME_ARGS[kind] in ("P", "Pi", "pP"):
+        _check_play(state, frame, field)
+    if kind == "effect":
+        count = len(state.game.effects[frame[1].ref])
+        if not 0 <= frame[2] < count:
+            raise PositionError(f"{field}[2]", f"{frame[1].ref} has effects 0 to {count - 1}")
+    elif kind in ("aturn", "react") and frame[2] not in (0, 1):
+        raise PositionError(f"{field}[2]", "passes is 1 after a pass, else 0 (D10.3, D10.4)")
+    elif kind == "aturn" and not 0 <= frame[3] < ACTION_TURN_CAP:
+        raise PositionError(f"{field}[3]", f"the action turns so far, 0 to {ACTION_TURN_CAP - 1} (D10.3)")
+    elif kind == "compare" and not 0 <= frame[1] <= TIE_REVEALS:
+        raise PositionError(f"{field}[1]", f"the re-reveals so far, 0 to {TIE_REVEALS} (D6.6)")
+    elif kind in ("material", "pick"):
+        player, host, material = frame[1], frame[2], frame[3]
+        if material not in _MATERIAL_KINDS:
+            raise PositionError(f"{field}[3]", "the material kind: 1 boost, -1 weaken, 0 engrave")
+        if material == ENGRAVE and host != EMPTY:
+            raise PositionError(f"{field}[2]", "an engrave has no host (D16.1)")
+        if kind == "pick" and material != ENGRAVE and not state.on_field(host):
+            raise PositionError(f"{field}[2]", "an enchant is made for a unit on the field (D14.2)")
+        if kind == "material" and frame[4] < 0:
+            raise PositionError(f"{field}[4]", "expected a count >= 0")
+        if kind == "pick" and len({state.cards[c].id for c in state.discard[player]}) < 2:
+            raise PositionError(field, "the material is a choice only between different discard cards (D14.2)")
+    elif kind in ("move_to", "upkeep_idol"):
+        obj, player = frame[2], frame[1]
+        own_unit = state.on_field(obj) and state.owner[obj] == player and not state.is_caster(obj)
+        if kind == "upkeep_idol":
+            own_unit = own_unit and not state.is_dummy(obj) and state.cards[obj].type == "idol"
+            own_unit = own_unit and state.area_of[obj] != IDOL_AREA
+        if not own_unit:
+            wanted = "an idol of the player's in a battle area (D19.4)" if kind == "upkeep_idol" else "an own unit"
+            raise PositionError(f"{field}[2]", f"expected {wanted}")
+    elif kind == "abuild":
+        player, attackers = frame[1], frame[2]
+        units = [u for area in (BA1, BA2) for u in state.units[player][area]]
+        if not attackers or len(set(attackers)) != len(attackers) or not set(attackers) <= set(units):
+            raise PositionError(f"{field}[2]", "expected distinct units of the player's battle areas (D10.5)")
+    elif kind in ("block", "block_step", "attack_damage") and not state.attacking:
+        raise PositionError(field, f"a {kind} step belongs to an attack in progress (attack)")
+    elif kind == "block" and (frame[1] != 1 - state.attack_player or state.blocker != EMPTY):
+        raise PositionError(field, "the defender chooses the blocker once (D10.6)")
+
+
+def _check_pair(state: DreadnoughtState, below: tuple[Any, ...], frame: tuple[Any, ...], field: str) -> None:
+    """A frame against the one directly below it: the players and plays their scheduling implies."""
+    kind, under = frame[0], below[0]
+    player, under_player = _frame_player(frame), _frame_player(below)
+    if kind == "effect" and under in ("effect", "finish"):
+        play = below[1]
+        index = below[2] if under == "effect" else len(state.game.effects[play.ref])
+        if frame[1] != play or frame[2] != index - 1:
+            raise PositionError(field, "the effects of a play resolve in order, each once, then it finishes (D22.2)")
+    elif kind == under and kind in ("win", "mull", "place", "hand_limit"):
+        if player == under_player or (kind == "win" and frame[2] != below[2]):
+            raise PositionError(field, f"two {kind} steps of one player, or of two phases, at once")
+    elif under == "resolve":
+        if not below[1].action:
+            raise PositionError(field, "only an ACTION item waits below its reaction window (D10.4)")
+    elif under in ("aturn", "react") and player is not None:
+        if (player == under_player) != (kind == "block"):
+            raise PositionError(field, "after an item or an attack the next action turn or reaction right is the "
+                                "other player's, and the defender blocks (D10.2, D10.4, D10.6)")  # fmt: skip
+    elif under == "upkeep" and kind == "win":
+        if player == under_player:
+            raise PositionError(field, "F's cast window comes before S's upkeep (D8.1)")
+    elif under in ("win", "pay_log", "upkeep_idol", "material", "hand_limit", "upkeep"):
+        if player is not None and under_player is not None and player != under_player:
+            raise PositionError(field, f"a step of {PLAYER_NAMES[player]}'s on a {under} step of "
+                                f"{PLAYER_NAMES[under_player]}'s")  # fmt: skip
+    if kind == "upkeep_idol" and under == "upkeep_idol" and frame[2] == below[2]:
+        raise PositionError(field, "each idol's upkeep is due once (D19.4)")
+
+
+def _check_stack(state: DreadnoughtState) -> None:
+    """Refuse a stack that cannot arise in play: frames in an impossible order (`BELOW`), a duplicated step,
+    a frame whose data contradicts the position, a card in limbo that no play holds."""
+    stack = state.stack
+    for i, frame in enumerate(stack):
+        field = f"stack[{i}]"
+        _check_frame(state, frame, field)
+        under = stack[i - 1][0] if i else ""
+        if under not in BELOW[frame[0]]:
+            where = f"on a {under} step" if under else "at the bottom"
+            allowed = " or ".join(k or "the bottom" for k in sorted(BELOW[frame[0]]))
+            raise PositionError(field, f"a {frame[0]} step cannot lie {where} (only on {allowed})")
+        if i:
+            _check_pair(state, stack[i - 1], frame, field)
+    phases = [frame[0].removesuffix("_phase") for frame in stack[1:] if frame[0].endswith("_phase")]
+    if phases:
+        first = _TURN_ORDER.index(phases[-1])
+        wanted = ("end", "setup") if first == 0 else (_TURN_ORDER[first - 1],)
+        if state.phase not in wanted:
+            raise PositionError("phase", f"the {phases[-1]} phase is next, so the phase is {' or '.join(wanted)}")
+    holders: dict[int, list[int]] = {}
+    for i, frame in enumerate(stack):
+        if frame[0] in _PLAY_FRAMES or frame[0] in _RESOLVING:
+            play = frame[2] if FRAME_ARGS[frame[0]].startswith("pP") else frame[1]
+            if play.card != EMPTY:
+                holders.setdefault(play.card, []).append(i)
+    for card, frames in holders.items():
+        heads = [i for i in frames if stack[i][0] in _PLAY_FRAMES]
+        if len(heads) > 1 or (heads and len(frames) > 1):
+            raise PositionError(f"stack[{frames[-1]}]", f"{state.cards[card].id} in limbo is played twice")
+    for p, seat in enumerate(PLAYER_NAMES):
+        for j, card in enumerate(state.limbo[p]):
+            if card not in holders:
+                raise PositionError(f"players.{seat}.limbo[{j}]", f"{state.cards[card].id} waits in limbo for no play")
+    attacks = [i for i, frame in enumerate(stack) if frame[0] in ("block_step", "block", "attack_damage")]
+    if len(attacks) > 1 or (state.attacking and not attacks):
+        raise PositionError("attack", "an attack in progress has one pending step: block_step, block or attack_damage")
 
 
 def _player_field(value: Any, field: str) -> int:
@@ -630,10 +942,14 @@ def _fill_globals(state: DreadnoughtState, data: Mapping[str, Any]) -> None:
             raise PositionError(f"triggers[{i}].ability", f"unknown ability reference {ref!r}")
         state.triggers.append((_player_field(trigger.get("player"), f"triggers[{i}].player"), source, ref))
     state.cost_reduction = _int(data.get("cost_reduction", 0), "cost_reduction")
+    if state.cost_reduction < 0:
+        raise PositionError("cost_reduction", "expected an integer >= 0 (D22.2 cost_reduce only lowers a cost)")
     stack = data.get("stack")
     if not isinstance(stack, list):
         raise PositionError("stack", "expected the list of pending steps (bottom first)")
     state.stack[:] = [_frame(state, frame, f"stack[{i}]") for i, frame in enumerate(stack)]
+    if phase != "over":
+        _check_stack(state)
     winner = data.get("winner")
     state.draw = bool(data.get("draw", False))
     state.reason = data.get("reason", "") or ""

@@ -16,6 +16,7 @@ from rich.console import Group, RenderableType
 from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
+from rich.text import Text
 
 SPEED_GRADES = ("C", "B", "A", "A+", "A++", "A+++")
 AREAS = ("BA1", "BA2")
@@ -286,7 +287,7 @@ class _Board:
         return [header, self.field(seat), *self.resources(seat), self.hand(seat)]
 
 
-def render_board(view: dict[str, Any]) -> RenderableType:
+def render_board(view: Mapping[str, Any]) -> RenderableType:
     """The opponent's side on top, the viewer's below (a spectator sees P2 on top)."""
     board = _Board(view)
     me = board.viewer or "P1"
@@ -315,6 +316,45 @@ def render_board(view: dict[str, Any]) -> RenderableType:
     title = f"Dreadnought · {who} · turn {view.get('turn')} · {view.get('phase')} phase · {step}"
     subtitle = f"first player {view.get('first') or '-'} · tiebreak token {view.get('token')}"
     return Panel(Group(*parts), title=escape(title), subtitle=escape(subtitle))
+
+
+def _plain(markup: str) -> str:
+    return Text.from_markup(markup).plain
+
+
+def board_text(view: Mapping[str, Any]) -> str:
+    """A compact plain-text board of an observation (`DreadnoughtState.__str__` draws its open observation):
+    the turn and who decides, then per seat its resources and one line per battle area (caster with HP,
+    then units) and the idol area; the attack, waiting triggers and pending steps last."""
+    board = _Board(view)
+    window = view.get("window", "")
+    lines = [f"Dreadnought turn {view.get('turn')}, {view.get('phase')} phase (first {view.get('first') or '-'}, "
+             f"token {view.get('token')})"]  # fmt: skip
+    if window == "over":
+        result = "draw" if view.get("draw") or not view.get("winner") else f"{view['winner']} wins"
+        lines.append(f"game over: {result} ({str(view.get('reason', '')).replace('_', ' ')})")
+    elif view.get("to_move"):
+        lines.append(f"{view['to_move']} to decide: {WINDOW_NAMES.get(window, window)} ({window})")
+    for seat in ("P2", "P1"):
+        player = view["players"][seat]
+        lines.append(_plain(board.hand(seat)))
+        lines += [f"   {_plain(line)}" for line in board.resources(seat)]
+        for name in AREAS:
+            block = player.get(name) or {"caster": None, "hp": 0, "units": []}
+            units = " | ".join(_plain(board.unit(unit)) for unit in block.get("units") or []) or "-"
+            lines.append(f"   {name}  {_plain(board.caster(block))}  | {units}")
+        lines.append(f"   IDOL {_plain(board.unit(player.get('idol')))}")
+    attack = board.attack()
+    if attack:
+        lines.append(_plain(attack))
+    triggers = view.get("triggers") or []
+    if triggers:
+        lines.append("triggers waiting: " + ", ".join(f"{t['player']} {t.get('source')} {t.get('ability')}"
+                                                      for t in triggers))  # fmt: skip
+    stack = view.get("stack") or []
+    if stack:
+        lines.append(f"stack ({len(stack)} steps, top last): " + " ".join(str(frame[0]) for frame in stack))
+    return "\n".join(lines)
 
 
 # ---- events -------------------------------------------------------------------------------
