@@ -317,7 +317,10 @@ def replay(config: AterialConfig, seed: int, actions: list[Any]) -> list[dict[st
 def test_a15_6_bound_derived_from_the_rules():
     """A15.6: 30 - 5 = 25 cards after the opening hand; each turn draws one, so the first player's
     26th turn (global turn 2 * 26 - 1 = 51) is the last possible."""
-    assert MAX_TURN == 2 * (30 - 5 + 1) - 1
+    position = Aterial().new_state(0).position()  # before the mulligans: each deck less the opening hand
+    seats = [position["players"][seat] for seat in ("P1", "P2")]
+    assert [(len(seat["deck"]), len(seat["hand"])) for seat in seats] == [(30 - 5, 5)] * 2
+    assert 2 * (len(seats[0]["deck"]) + 1) - 1 == MAX_TURN
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)

@@ -5,7 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from cardlab.games.edelweiss import Edelweiss, EdelweissConfig
-from cardlab.games.edelweiss.cards import CARD_NAMES, DECK_SIZES
+from cardlab.games.edelweiss.cards import CARD_NAMES, CHARACTER_IDS, DECK_SIZES
+
+ALL_CONFIGS = [EdelweissConfig("full"), EdelweissConfig("short")] + [
+    EdelweissConfig("skills", standard, (first, second))
+    for standard in ("symbolic", "accel2")
+    for first in CHARACTER_IDS
+    for second in CHARACTER_IDS
+]
+"""Every configuration: both plain decks and every character pairing under both standards."""
 
 GAME = Edelweiss(EdelweissConfig())
 

@@ -44,7 +44,18 @@ def max_turn(deck: str) -> int:
     return DECK_SIZE[deck] - 2 * HAND_SIZE[deck] + 1
 
 
-def test_e6_3_bounds_derived_from_the_rules():
+@pytest.mark.parametrize("deck", ["full", "short", "skills"])
+def test_e6_3_bounds_derived_from_the_rules(deck: str) -> None:
+    """The sizes the bound is computed from are the engine's: a fresh game has dealt HAND_SIZE cards
+    to each player (E1.4), P1 has drawn its turn-1 card (E3.2), and the deck holds the rest."""
+    config = EdelweissConfig("skills", "symbolic") if deck == "skills" else EdelweissConfig(deck)
+    for seed in range(5):
+        position = Edelweiss(config).new_state(seed).position()
+        assert position["turn"] == 1 and [len(position["players"][seat]["hand"]) for seat in ("P1", "P2")] == [
+            HAND_SIZE[deck] + 1,
+            HAND_SIZE[deck],
+        ]
+        assert len(position["deck"]) + 2 * HAND_SIZE[deck] + 1 == DECK_SIZE[deck]
     assert (max_turn("full"), max_turn("short"), max_turn("skills")) == (45, 29, 27)
 
 

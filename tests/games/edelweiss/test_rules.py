@@ -610,20 +610,24 @@ def test_e5_7_attack_step_terminates():
 
 
 @pytest.mark.parametrize(
-    ("p1_hand", "p2_hand", "winner"),
+    ("notation", "winner"),
     [
-        (["2D", "5D"], ["3D", "8D"], "P2"),  # W5: tie goes to P2
-        (["2D", "5D", "6D"], ["3D", "8D"], "P1"),  # W5c
-        (["2D"], ["3D", "8D"], "P2"),  # W5b
-        ([], [], "P2"),
-        (["2D"], [], "P1"),
+        ("full 30 P1 draw 2D,5D/- 3D,8D/- - - - -", "P2"),  # W5: tie goes to P2
+        ("full 30 P1 draw 2D,5D,6D/- 3D,8D/- - - - -", "P1"),  # W5c
+        ("full 30 P1 draw 2D/- 3D,8D/- - - - -", "P2"),  # W5b
+        ("full 30 P1 draw -/- -/- - - - -", "P2"),
+        ("full 30 P1 draw 2D/- -/- - - - -", "P1"),
     ],
 )
-def test_e6_2_deck_out_more_hand_cards_wins_tie_to_p2(p1_hand, p2_hand, winner):
-    """E6.2: at deck-out the larger hand wins; equal hands -> P2."""
-    state = load(window="draw", turn=30, turn_player="P1", deck=[], p1_hand=p1_hand, p2_hand=p2_hand)
+def test_e6_2_deck_out_more_hand_cards_wins_tie_to_p2(notation, winner):
+    """E6.2: at deck-out (E3.2 a: the draw step finds the deck empty) the larger hand wins; equal hands -> P2.
+
+    Positions in the one-line notation of docs/notation.md; the test id is the notation.
+    """
+    state = GAME.parse_notation(notation)
     assert (state.position()["winner"], state.position()["win_reason"]) == (winner, "deck_out")
     assert state.outcome().reason == "deck_out"
+    assert state.notation() == notation.replace(" draw ", " over ").removesuffix(" -") + f" {winner}:deck_out"
 
 
 def test_e6_2_ruling_only_hand_cards_count():

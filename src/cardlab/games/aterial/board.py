@@ -8,7 +8,6 @@ from __future__ import annotations
 
 SQUARE_NAMES = ("F0", "F1", "F2", "B0", "B1", "B2")
 SQUARE_INDEX = {name: index for index, name in enumerate(SQUARE_NAMES)}
-FRONT_ROW = (0, 1, 2)
 LEADER_START = 1  # A6.5: the leader starts on F1
 
 

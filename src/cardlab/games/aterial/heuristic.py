@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 
 from cardlab.core.actions import IndexedAction
-from cardlab.games.aterial.board import SQUARE_INDEX
 from cardlab.games.aterial.state import (
     EMPTY,
     W_ABILITY_TARGET,
@@ -52,7 +51,7 @@ def _attack_score(state: AterialState, attacker: int, target: int, side: bool) -
 
 def _best_attack(state: AterialState, square: int) -> tuple[float, int]:
     """(score, target square) of the best attack of the unit on `square` (no block assumed)."""
-    targets, facing = state._attack_targets(square)
+    targets, facing = state.attack_targets(square)  # public: the observation's `attack_targets`
     attacker = state.field[state.active][square]
     enemy = state.field[1 - state.active]
     scored = [(_attack_score(state, attacker, enemy[sq], sq != facing), -sq) for sq in targets]
@@ -70,24 +69,25 @@ def _deploy_square(state: AterialState, inst: int, squares: list[int]) -> int:
 
 def _action(state: AterialState, legal: tuple[IndexedAction, ...]) -> IndexedAction:
     me = state.active
-    by_text = {action.text: action for action in legal}
+    acts = state.game.actions
     lp, cap = state.lp[me], state.cards[state.leader[me]].lp
     for action in legal:
-        words = action.text.split()
-        if words[0] == "ACTIVATE":
-            key = words[2]
+        move = acts.decode(action)
+        if move.verb == "ACTIVATE" and move.square is not None:
+            key = move.key
             if key == "devour" or (key == "tap_heal" and lp < cap):
                 return action
-            source = state.field[me][SQUARE_INDEX[words[1]]]
+            source = state.field[me][move.square]
             if key == "tap_snipe" and _snipe_target(state, state.amounts[source][key]) is not None:
                 return action
-    deployable = [a for a in legal if a.text.startswith("DEPLOY ")]
-    if deployable:  # the most expensive card we can place
-        return max(deployable, key=lambda a: (state.game.card_set[a.text[7:]].cost, a.text))
-    cycle = [a for a in legal if a.text.endswith("hand_cycle")]
+    card_set = state.game.card_set
+    costs = {a: card_set[m.card].cost for a in legal if (m := acts.decode(a)).verb == "DEPLOY" and m.card is not None}
+    if costs:  # the most expensive card we can place
+        return max(costs, key=lambda a: (costs[a], a.text))
+    cycle = [a for a in legal if acts.decode(a).key == "hand_cycle"]
     if cycle and len(state.hands[me]) >= 4:
         return cycle[0]
-    return by_text["END_ACTION"]
+    return acts.end_action
 
 
 def _snipe_target(state: AterialState, amount: int) -> int | None:
@@ -144,9 +144,9 @@ def choose(state: AterialState, rng: random.Random) -> IndexedAction:
     if window in (W_ABILITY_TARGET, W_TRIGGER_TARGET):
         if state.selected_key == "hand_rally":
             return legal[0]
-        square = _snipe_target(state, state.pending_amount)
-        return acts.target[1 - me][square] if square is not None else legal[0]
+        target = _snipe_target(state, state.pending_amount)
+        return acts.target[1 - me][target] if target is not None else legal[0]
     if window == W_DISCARD:  # drop the cheapest card
         cheapest = min(state.hands[me], key=lambda inst: (state.cards[inst].cost, state.cards[inst].id))
         return acts.discard[state.cards[cheapest].id]
-    raise ValueError(f"no decision at window {window}")
+    raise ValueError(f"no decision at window {window} in {state!r}")

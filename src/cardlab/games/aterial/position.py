@@ -25,6 +25,7 @@ from cardlab.games.aterial.state import (
     W_TRIGGER_TARGET,
     WINDOWS,
     AterialState,
+    Trigger,
 )
 
 _KEYS = {
@@ -66,7 +67,16 @@ def _unit(state: AterialState, inst: int, with_values: bool) -> dict[str, Any] |
         unit["attack"] = state.attack_value(inst)
         if state.cards[inst].type == "subordinate":
             unit["hp"] = state.hp_value(inst)
+        unit["attack_targets"] = _attack_targets(state, inst)
     return unit
+
+
+def _attack_targets(state: AterialState, inst: int) -> list[str]:
+    """The enemy squares the unit may attack as the board stands (A12.3-A12.4); [] off its turn or on turn 1."""
+    player = state.owner[inst]
+    if player != state.active or state.turn <= 1 or state.window == W_OVER:  # A12.1
+        return []
+    return [_square(1 - player, sq) for sq in state.attack_targets(state.square_of[inst])[0]]
 
 
 def _square(seat_player: Player, square: int) -> str:
@@ -101,8 +111,13 @@ def _common(state: AterialState) -> dict[str, Any]:
         "chooser": PLAYER_NAMES[state.chooser],
         "pending": _pending(state),
         "triggers": [
-            {"player": PLAYER_NAMES[c], "ability": key, "amount": amount, "source": state.cards[src].id}
-            for c, key, amount, src in state.triggers
+            {
+                "player": PLAYER_NAMES[trigger.controller],
+                "ability": trigger.key,
+                "amount": trigger.amount,
+                "source": state.cards[trigger.source].id,
+            }
+            for trigger in state.triggers
         ],
     }
 
@@ -131,8 +146,16 @@ def dump_position(state: AterialState) -> dict[str, Any]:
     return _result(state, data)
 
 
-def dump_observation(state: AterialState, player: Player | None) -> dict[str, Any]:
-    """A18.4: no opponent hand, no deck order; counts, LP, damage and unit states are public."""
+def dump_observation(state: AterialState, player: Player | None, *, open_hands: bool = False) -> dict[str, Any]:
+    """A18.4: no opponent hand, no deck order; counts, LP, damage and unit states are public.
+
+    Besides the position's unit fields, each unit shows what follows from public information:
+    `attack` (effective attack, A4.6), `hp` (effective HP; subordinates only) and `attack_targets`,
+    the enemy squares it may attack now (`"P2:F1"`, A12.3-A12.4: the squares
+    `AterialState.attack_targets` gives; empty for the inactive player's units, on turn 1 (A12.1)
+    and once the game is over). A hand is a sorted list of card ids for `player` only (None for the
+    others), for every seat with `open_hands` (the replay view of `open_observation`).
+    """
     data = _common(state)
     data["player"] = None if player is None else PLAYER_NAMES[player]
     to_move = state.current_player()
@@ -142,7 +165,7 @@ def dump_observation(state: AterialState, player: Player | None) -> dict[str, An
             "lp": state.lp[p],
             "deck_size": len(state.decks[p]),
             "hand_size": len(state.hands[p]),
-            "hand": sorted(_ids(state, state.hands[p])) if p == player else None,
+            "hand": sorted(_ids(state, state.hands[p])) if p == player or open_hands else None,
             "discard": _ids(state, state.discards[p]),
             "removed": _ids(state, state.removed[p]),
             "field": {SQUARE_NAMES[sq]: _unit(state, inst, True) for sq, inst in enumerate(state.field[p])},
@@ -317,7 +340,7 @@ def _load_triggers(state: AterialState, triggers: Any, builder: _Builder) -> Non
         card = builder.card(trigger["source"], f"{where}.source")
         source = next((i for i, c in enumerate(state.cards) if c is card), EMPTY)
         state.triggers.append(
-            (
+            Trigger(
                 _player(trigger["player"], f"{where}.player"),
                 str(trigger["ability"]),
                 _int(trigger["amount"], f"{where}.amount", 1),

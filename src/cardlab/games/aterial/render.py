@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 
-WINDOW_HINTS = {
+WINDOW_HINTS: Mapping[str, str] = {
     "mulligan": "Keep these 5 cards, or draw 5 new ones and shuffle the old ones back (A6.4).",
     "move": "Move a unit one square (the leader may retire a friendly subordinate by stepping onto it), "
     "or end the move phase (A10).",
@@ -25,21 +26,35 @@ WINDOW_HINTS = {
 }
 
 
-def _unit(unit: dict[str, Any] | None) -> str:
+def unit_text(unit: Mapping[str, Any] | None, markup: bool = False) -> str:
+    """'S14 2/3' (effective attack / HP left), 'L01 ATK 2' for a leader, '(acted)' once used; rich markup optional."""
     if unit is None:
-        return "[dim]·[/]"
-    state = "" if unit["ready"] else " [dim](acted)[/]"
+        return "[dim]·[/]" if markup else "."
+    acted = "" if unit["ready"] else " [dim](acted)[/]" if markup else " (acted)"
     if "hp" not in unit:  # the leader
-        return f"[bold]{unit['card']}[/] ATK {unit['attack']}{state}"
-    return f"{unit['card']} {unit['attack']}/{unit['hp'] - unit['damage']}{state}"
+        card = f"[bold]{unit['card']}[/]" if markup else unit["card"]
+        return f"{card} ATK {unit['attack']}{acted}"
+    return f"{unit['card']} {unit['attack']}/{unit['hp'] - unit['damage']}{acted}"
 
 
-def _rows(player: dict[str, Any], columns: tuple[int, ...], back_first: bool) -> list[list[str]]:
-    rows = [[_unit(player["field"][f"{row}{c}"]) for c in columns] for row in ("F", "B")]
+def _rows(player: Mapping[str, Any], columns: tuple[int, ...], back_first: bool, markup: bool) -> list[list[str]]:
+    rows = [[unit_text(player["field"][f"{row}{c}"], markup) for c in columns] for row in ("F", "B")]
     return rows[::-1] if back_first else rows
 
 
-def render_board(view: dict[str, Any]) -> RenderableType:
+def zones_text(player: Mapping[str, Any], separator: str = " · ") -> str:
+    """'LP 20 · hand 5 · deck 24 · discard 0 · removed 0': the public counts of one seat (A18.4)."""
+    counts = (
+        f"LP {player['lp']}",
+        f"hand {player['hand_size']}",
+        f"deck {player['deck_size']}",
+        f"discard {len(player['discard'])}",
+        f"removed {len(player['removed'])}",
+    )
+    return separator.join(counts)
+
+
+def render_board(view: Mapping[str, Any]) -> RenderableType:
     """The viewer's own field at the bottom; columns as the viewer sees them (A3.2)."""
     me = view["player"]
     them = "P2" if me == "P1" else "P1"
@@ -48,23 +63,50 @@ def render_board(view: dict[str, Any]) -> RenderableType:
     grid.add_column("")
     for c in columns:
         grid.add_column(f"col {c}", justify="center", min_width=14)
-    for label, cells in zip(("B", "F"), _rows(view["players"][them], columns, back_first=True), strict=True):
+    for label, cells in zip(("B", "F"), _rows(view["players"][them], columns, True, True), strict=True):
         grid.add_row(f"{them} {label}", *cells)
-    for label, cells in zip(("F", "B"), _rows(view["players"][me], columns, back_first=False), strict=True):
+    for label, cells in zip(("F", "B"), _rows(view["players"][me], columns, False, True), strict=True):
         grid.add_row(f"[bold]{me} {label}[/]", *cells)
-    lines = []
-    for seat in (them, me):
-        p = view["players"][seat]
-        lines.append(
-            f"{seat}: LP {p['lp']} · hand {p['hand_size']} · deck {p['deck_size']} · "
-            f"discard {len(p['discard'])} · removed {len(p['removed'])}"
-        )
+    lines = [f"{seat}: {zones_text(view['players'][seat])}" for seat in (them, me)]
     lines.append(f"your hand: {', '.join(view['players'][me]['hand']) or '-'}")
     title = f"Turn {view['turn']} · {view['active']} active · {view['window']} · you are {me}"
     return Panel(Group(grid, *lines), title=title)
 
 
-def event_text(event: dict[str, Any]) -> str:
+def board_text(view: Mapping[str, Any]) -> str:
+    """An observation as plain text, P2 at the top and P1 at the bottom, columns 0-2 (A3.2).
+
+    What `str(state)` prints (from `open_observation`, so both hands show); a hand the view
+    does not know is written '?'.
+    """
+    to_move = view["to_move"]
+    if to_move is None:
+        result = "draw" if view["winner"] is None else f"{view['winner']} wins"
+        status = f"over: {result} ({view['reason']})"
+    else:
+        status = f"{to_move} to move ({view['window']})"
+    lines = [f"Aterial: turn {view['turn']}, {view['active']} active, {status}; {view['first']} played first"]
+    grid = [["", "col 0", "col 1", "col 2"]]
+    for seat, back_first, labels in (("P2", True, "BF"), ("P1", False, "FB")):
+        rows = _rows(view["players"][seat], (0, 1, 2), back_first, markup=False)
+        grid += [[f"{seat} {label}", *cells] for label, cells in zip(labels, rows, strict=True)]
+    widths = [max(len(row[c]) for row in grid) for c in range(4)]
+    board = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() for row in grid]
+    seats = {}
+    for seat in ("P2", "P1"):
+        player = view["players"][seat]
+        hand = "?" if player["hand"] is None else ", ".join(player["hand"]) or "-"
+        seats[seat] = [f"{seat}: {zones_text(player, ', ')}", f"{seat} hand: {hand}"]
+    lines += [*seats["P2"], *board, *seats["P1"]]
+    if view["pending"] is not None:
+        lines.append("pending: " + ", ".join(f"{key} {value}" for key, value in view["pending"].items()))
+    if view["triggers"]:
+        queued = ", ".join(f"{t['player']} {t['ability']} {t['amount']} ({t['source']})" for t in view["triggers"])
+        lines.append(f"triggers: {queued}")
+    return "\n".join(lines)
+
+
+def event_text(event: Mapping[str, Any]) -> str:
     """One event view as a sentence."""
     kind, who = event["kind"], event.get("player", "")
     sentences = {

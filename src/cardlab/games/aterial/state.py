@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from cardlab.core.actions import IndexedAction
 from cardlab.core.errors import IllegalActionError
 from cardlab.core.events import Event, EventLog
-from cardlab.core.game import HiddenGroup, Outcome, Player, SteppingState, player_name
+from cardlab.core.game import Action, HiddenGroup, Outcome, Player, SteppingState, player_name
 from cardlab.core.rng import derive_seed
 from cardlab.games.aterial.board import (
     ATTACK_SQUARES,
@@ -64,8 +64,15 @@ WINDOWS = (
     W_OVER,
 ) = range(len(WINDOWS))
 
-Trigger = tuple[int, str, int, int]
-"""(controller, ability key, amount, source instance): a triggered ability waiting to resolve."""
+
+class Trigger(NamedTuple):
+    """A triggered ability waiting to resolve (A16.3)."""
+
+    controller: Player
+    key: str
+    amount: int
+    source: int
+    """The instance whose ability it is."""
 
 
 class AterialState(SteppingState):
@@ -256,6 +263,32 @@ class AterialState(SteppingState):
 
         return dump_observation(self, player)
 
+    def open_observation(self) -> dict[str, Any]:
+        """The spectator's observation with both hands face up: for replays of finished games."""
+        from cardlab.games.aterial.position import dump_observation
+
+        return dump_observation(self, None, open_hands=True)
+
+    def legal_actions(self) -> tuple[IndexedAction, ...]:
+        return self._legal
+
+    def status(self) -> str:
+        """'turn 4, P2 to move (window main)', or once over 'turn 13, over: P1 wins (lp)'."""
+        to_move = self.current_player()
+        if to_move is None:
+            result = "draw" if self.winner is None else f"{player_name(self.winner)} wins"
+            return f"turn {self.turn}, over: {result} ({self.reason})"
+        return f"turn {self.turn}, {player_name(to_move)} to move (window {WINDOWS[self.window]})"
+
+    def __repr__(self) -> str:
+        return f"<AterialState {self.status()}>"
+
+    def __str__(self) -> str:
+        """The position for people: both 2x3 fields with unit stats, LP and zone sizes, both hands."""
+        from cardlab.games.aterial.render import board_text
+
+        return board_text(self.open_observation())
+
     def concede(self, player: Player) -> None:
         """A15.3: `player` concedes and loses at once (never offered as a legal action, R-A1)."""
         if self.window == W_OVER:
@@ -303,11 +336,6 @@ class AterialState(SteppingState):
     def hp_value(self, inst: int) -> int:
         """Effective HP of a subordinate: printed + aura HP (A4.6)."""
         return self.cards[inst].hp + self._aura_bonus(inst)[1]
-
-    def dominance_value(self, inst: int) -> int:
-        """A17.11: rear_support adds dominance while the unit stands in its back row."""
-        dominance, rear_support, _ = self._game.dominance[self.cards[inst].id]
-        return dominance + rear_support if self.square_of[inst] >= 3 else dominance
 
     def supply(self, player: Player, square: int) -> int:
         """A11.2: dominance supplied to a square by orthogonal neighbours (diagonal with wide_reach)."""
@@ -369,7 +397,7 @@ class AterialState(SteppingState):
 
     def _attack_target_options(self) -> tuple[IndexedAction, ...]:
         target = self._game.actions.target[1 - self.active]
-        return tuple(target[sq] for sq in self._attack_targets(self.selected)[0])
+        return tuple(target[sq] for sq in self.attack_targets(self.selected)[0])
 
     def _target_options(self) -> tuple[IndexedAction, ...]:
         me = self.active
@@ -438,10 +466,17 @@ class AterialState(SteppingState):
     def _engaged_row(self, defender: Player) -> int:
         """A12.4: the defender's front row if it holds a unit, else the back row."""
         field = self.field[defender]
-        return 0 if field[0] != EMPTY or field[1] != EMPTY or field[2] != EMPTY else 1  # FRONT_ROW
+        return 0 if field[0] != EMPTY or field[1] != EMPTY or field[2] != EMPTY else 1  # F0 F1 F2
 
-    def _attack_targets(self, square: int) -> tuple[list[int], int]:
-        """A12.3-A12.4: (target squares, facing square) for the unit on `square`, if eligible."""
+    def attack_targets(self, square: int) -> tuple[list[int], int]:
+        """A12.3-A12.4: the enemy squares the active player's unit on `square` may attack, and its facing square.
+
+        Public information only (fields, ready states, abilities): the observation shows the same
+        squares for each unit as `attack_targets`. ([], EMPTY) when no unit stands there or it is not
+        an eligible attacker (acted, `cannot_attack`, back row without `ranged`). A target on the
+        facing square is a front attack, any other a side attack (A12.4 step 4). The phase is not
+        checked: on turn 1 there is no attack phase at all (A12.1).
+        """
         me = self.active
         inst = self.field[me][square]
         if inst == EMPTY or not self.ready[inst]:
@@ -556,7 +591,7 @@ class AterialState(SteppingState):
                 if self.events is not None:
                     self._log("destroyed", player=player_name(player), card=self.cards[inst].id)
                 for farewell in self.cards[inst].abilities_of("farewell_heal"):
-                    self.triggers.append((player, "farewell_heal", farewell.amount, inst))
+                    self.triggers.append(Trigger(player, "farewell_heal", farewell.amount, inst))
         for p in (0, 1):
             if self.lp[p] <= 0:
                 self.lost[p] = True
@@ -580,7 +615,7 @@ class AterialState(SteppingState):
 
     def _resolve_triggers(self, then: int) -> None:
         """A16.3: resolve queued triggers (active player's first); stop at a target choice."""
-        self.triggers.sort(key=lambda trigger: trigger[0] != self.active)
+        self.triggers.sort(key=lambda trigger: trigger.controller != self.active)
         while self.triggers and self.window != W_OVER:
             controller, key, amount, source = self.triggers[0]
             if key == "deploy_strike":
@@ -637,8 +672,8 @@ class AterialState(SteppingState):
 
     # -- decisions --------------------------------------------------------------------------
 
-    def _do(self, action: IndexedAction) -> None:
-        _HANDLERS[self.window](self, action)
+    def _do(self, action: Action) -> None:
+        _HANDLERS[self.window](self, cast(IndexedAction, action))  # only ever one of this state's legal actions
 
     def _on_mulligan(self, action: IndexedAction) -> None:
         """A6.4: redraw 5, then shuffle the old 5 into the deck; first player decides first."""
@@ -695,18 +730,18 @@ class AterialState(SteppingState):
     def _on_action(self, action: IndexedAction) -> None:
         acts = self._game.actions
         me = self.active
-        text = action.text
+        move = acts.decoded[action]
+        verb, card_id, key = move.verb, move.card, move.key
         if action == acts.end_action:
             self.window = W_ATTACK
-        elif text.startswith("DEPLOY "):
-            card_id = text[7:]
+        elif verb == "DEPLOY":
             self.selected = min(inst for inst in self.hands[me] if self.cards[inst].id == card_id)
             self.window = W_DEPLOY_TO
-        elif text.startswith("ACTIVATE "):
-            _, square, key = text.split()
-            self._activate(self.field[me][SQUARE_NAMES.index(square)], key)
+        elif verb == "ACTIVATE":
+            assert move.square is not None and key is not None
+            self._activate(self.field[me][move.square], key)
         else:  # HAND <card> <key>: A16.5, the card is discarded as the cost
-            _, card_id, key = text.split()
+            assert card_id is not None and key is not None
             inst = min(i for i in self.hands[me] if self.cards[i].id == card_id)
             self.hands[me].remove(inst)
             self.discards[me].append(inst)
@@ -755,7 +790,7 @@ class AterialState(SteppingState):
             self._log("deploy", player=player_name(me), card=self.cards[inst].id, square=SQUARE_NAMES[square])
         for ability in self.cards[inst].abilities:
             if ability.key in ("deploy_draw", "deploy_strike", "deploy_heal"):
-                self.triggers.append((me, ability.key, ability.amount, inst))
+                self.triggers.append(Trigger(me, ability.key, ability.amount, inst))
         if not self._state_check():
             self._resolve_triggers(W_ACTION)
 
@@ -804,7 +839,7 @@ class AterialState(SteppingState):
         me = self.active
         enemy = 1 - me
         square = self._game.actions.target[enemy].index(action)
-        _, facing = self._attack_targets(self.selected)
+        _, facing = self.attack_targets(self.selected)
         self.attacker = self.field[me][self.selected]
         self.target = self.field[enemy][square]
         self.side = square != facing
@@ -872,7 +907,7 @@ class AterialState(SteppingState):
     def _on_discard(self, action: IndexedAction) -> None:
         """A13.2: discard down to the hand limit, one card at a time."""
         me = self.active
-        card_id = action.text[len("DISCARD ") :]
+        card_id = self._game.actions.decoded[action].card
         inst = min(i for i in self.hands[me] if self.cards[i].id == card_id)
         self.hands[me].remove(inst)
         self.discards[me].append(inst)

@@ -84,10 +84,6 @@ CHARACTERS: dict[str, Character] = _load_characters()
 CHARACTER_IDS: tuple[str, ...] = tuple(CHARACTERS)
 
 
-def suit_of(card: int) -> int:
-    return card & 3
-
-
 def card_name(card: int) -> str:
     return CARD_NAMES[card]
 

@@ -96,4 +96,4 @@ def choose(state: EdelweissState, rng: random.Random) -> A:
         return A.DISCARD_CLUB if _count(mine, CLUB) >= _count(mine, SPADE) else A.DISCARD_SPADE
     if window == W_PURSUIT:
         return A.PURSUIT  # a free second attack; after a block it trades our club for their heart
-    raise ValueError(f"no decision at window {window}")
+    raise ValueError(f"no decision at window {window} in {state!r}")

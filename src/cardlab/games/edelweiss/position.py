@@ -86,20 +86,25 @@ def dump_position(state: EdelweissState) -> dict[str, Any]:
     return data
 
 
-def dump_observation(state: EdelweissState, player: Player | None) -> dict[str, Any]:
-    """What `player` sees (E2.5, E10): no deck order, no unrevealed opponent card."""
+def dump_observation(state: EdelweissState, player: Player | None, *, open_hands: bool = False) -> dict[str, Any]:
+    """What `player` sees (E2.5, E10): no deck order, no unrevealed opponent card.
+
+    `open_hands` (with `player` None) shows every hand, as a replay does once the game is over.
+    """
     data = _common(state)
     data["player"] = None if player is None else PLAYER_NAMES[player]
-    data["to_move"] = None if state.current_player() is None else PLAYER_NAMES[state.current_player()]
+    to_move = state.current_player()
+    data["to_move"] = None if to_move is None else PLAYER_NAMES[to_move]
     data["deck_size"] = len(state.deck)
     data["discard"] = [card_name(card) for card in state.discard]
     players = {}
     for p in (0, 1):
-        hand = state.hands[p] if p == player else [c for c in state.hands[p] if c in state.revealed[p]]
+        seen = open_hands or p == player
+        hand = state.hands[p] if seen else [c for c in state.hands[p] if c in state.revealed[p]]
         players[PLAYER_NAMES[p]] = {
             "hand_size": len(state.hands[p]),
             "hand": [card_name(card) for card in sorted(hand)],
-            "hand_complete": p == player or len(hand) == len(state.hands[p]),
+            "hand_complete": seen or len(hand) == len(state.hands[p]),
             "field": [field_entry_name(entry) for entry in state.fields[p]],
         }
     data["players"] = players

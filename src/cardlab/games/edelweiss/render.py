@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rich.console import RenderableType
 from rich.panel import Panel
 from rich.table import Table
 
+from cardlab.games.edelweiss.cards import CHARACTERS, Skill
+
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 
-WINDOW_HINTS = {
+WINDOW_HINTS: Mapping[str, str] = {
     "main": "Summon one non-diamond card: hearts enter upright, spades and clubs tapped (E4.1-E4.2).",
     "special_summon": "Buddy Summoner: you may also put one heart from hand onto your field (E8.2).",
     "attack": "Attack with your oldest upright spade, or end the turn (E5.1).",
@@ -33,7 +36,7 @@ def cards_text(names: list[str]) -> str:
     return ", ".join(card_text(name) for name in names) or "-"
 
 
-def event_text(event: dict[str, Any]) -> str:
+def event_text(event: Mapping[str, Any]) -> str:
     """One event view (see `Event.view`) as a sentence."""
     kind = event["kind"]
     who = event.get("player", "")
@@ -64,7 +67,7 @@ def event_text(event: dict[str, Any]) -> str:
     return sentences[kind]() if kind in sentences else kind
 
 
-def render_board(view: dict[str, Any]) -> RenderableType:
+def render_board(view: Mapping[str, Any]) -> RenderableType:
     """A player's observation as a panel: both fields with orientation, own hand, counts."""
     me = view["player"]
     you, them = view["players"][me], view["players"]["P2" if me == "P1" else "P1"]
@@ -78,3 +81,84 @@ def render_board(view: dict[str, Any]) -> RenderableType:
     table.add_row("", f"hand: {cards_text(you['hand'])}")
     title = f"Turn {view['turn']} · {view['turn_player']}'s turn · {view['window']} · you are {me}"
     return Panel(table, title=title)
+
+
+# -- plain text (`str(state)`) ------------------------------------------------------------------
+
+_STANDARD_NAMES = {"symbolic": "Symbolic", "accel2": "Accel 2"}
+_SKILL_NAMES = {
+    Skill.GUARDIAN: "Guardian",
+    Skill.BUDDY_SUMMONER: "Buddy Summoner",
+    Skill.WIZARD: "Wizard",
+    Skill.POISON_BIND: "Poison Bind",
+}  # E8
+_SUITS_ON_FIELD = "SHC"  # E2.2: never a diamond on a field
+
+
+def _by_suit(names: list[str], suits: str) -> str:
+    """'S 2S 5S | H - | C 8C:T': cards grouped by suit, each group in the given order (E14.2)."""
+    groups = []
+    for suit in suits:
+        cards = [name for name in names if name.split(":")[0].rstrip("*").endswith(suit)]
+        groups.append(f"{suit} {' '.join(cards) or '-'}")
+    return " | ".join(groups)
+
+
+def _seat_heading(seat: str, config: Mapping[str, Any]) -> str:
+    characters = config.get("characters")
+    if not characters:
+        return seat
+    character = CHARACTERS[characters[seat]]
+    skills = ", ".join(name for skill, name in _SKILL_NAMES.items() if skill & character.skills)
+    return f"{seat} {character.id} ({character.name}): {skills}"  # E7.2, E9
+
+
+def _attack_line(attack: Mapping[str, Any]) -> str:
+    defense = attack["defense"]
+    if defense is None:
+        what = "defense to come"
+    elif defense == "block":
+        what = f"blocked by {attack['blocker']}"
+    else:
+        what = f"{defense.replace('_', ' ')} {attack['guard_card']}"
+    counter = ", counter" if attack["counter"] else ""
+    return f"attack: {attack['spade']} attacks, {what}{counter} (E5)"
+
+
+def position_text(position: Mapping[str, Any]) -> str:
+    """A position JSON (E14.5) as a few lines for people: what `str(state)` prints.
+
+    P2 sits at the top, P1 at the bottom, each with hand and field grouped by suit (fields keep
+    their arrival order inside a suit, hands their rank order: the order E14.2 takes cards in).
+    A `*` marks a hand card the opponent has seen (Diamond Dust, E2.5).
+    """
+    config = position["config"]
+    deck_name = f"{config['deck']} deck"
+    if config.get("standard"):
+        deck_name += f", {_STANDARD_NAMES[config['standard']]}"
+    window = position["window"]
+    turn_player = position["turn_player"]
+    if window == "over":
+        status = f"over: {position['winner']} wins ({position['win_reason'].replace('_', ' ')})"
+    else:
+        defending = window in ("intercept", "defense")
+        to_move = ("P2" if turn_player == "P1" else "P1") if defending else turn_player
+        status = f"{to_move} to move ({window})"
+    lines = [f"Edelweiss ({deck_name}): turn {position['turn']}, {turn_player}'s turn, {status}"]
+    revealed = position.get("revealed", {})
+    for seat in ("P2", "P1"):
+        player = position["players"][seat]
+        shown = set(revealed.get(seat, ()))
+        hand = [card + "*" if card in shown else card for card in player["hand"]]
+        rows = [
+            f"  hand  {len(hand)}: {_by_suit(hand, 'SHCD')}",
+            f"  field {len(player['field'])}: {_by_suit(player['field'], _SUITS_ON_FIELD)}",
+        ]
+        lines.append(_seat_heading(seat, config))
+        lines.extend(rows if seat == "P2" else rows[::-1])  # the fields face each other
+    if position.get("attack"):
+        lines.append(_attack_line(position["attack"]))
+    discard = position["discard"]
+    top = f" (top {discard[-1]})" if discard else ""
+    lines.append(f"deck {len(position['deck'])}, discard {len(discard)}{top}")
+    return "\n".join(lines)

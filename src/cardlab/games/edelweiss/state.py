@@ -9,10 +9,10 @@ until a real choice (two or more legal actions) or the end of the game.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from cardlab.core.events import Event, EventLog
-from cardlab.core.game import HiddenGroup, Outcome, Player, SteppingState, player_name
+from cardlab.core.game import Action, HiddenGroup, Outcome, Player, SteppingState, player_name
 from cardlab.games.edelweiss.actions import (
     FIELD_GUARD_BY_SUIT,
     GUARD_BY_SUIT,
@@ -85,7 +85,8 @@ class EdelweissState(SteppingState):
 
     def __init__(self, game: Edelweiss, record_events: bool) -> None:
         self._game = game
-        self.skills: tuple[int, int] = tuple(map(int, game.skills_of(game.config.characters)))  # type: ignore[assignment]
+        first, second = game.skills_of(game.config.characters)
+        self.skills: tuple[int, int] = (int(first), int(second))
         self.deck: list[int] = []  # top card last
         self.discard: list[int] = []  # oldest first
         self.hands: tuple[list[int], list[int]] = ([], [])
@@ -119,6 +120,9 @@ class EdelweissState(SteppingState):
     def in_attack(self) -> bool:
         """True while an attack sequence is open (E5.0)."""
         return self.window in _ATTACK_WINDOWS
+
+    def legal_actions(self) -> tuple[A, ...]:
+        return self._legal
 
     def current_player(self) -> Player | None:
         window = self.window
@@ -178,6 +182,30 @@ class EdelweissState(SteppingState):
         from cardlab.games.edelweiss.position import dump_observation
 
         return dump_observation(self, player)
+
+    def open_observation(self) -> dict[str, Any]:
+        """The spectator's observation with both hands face up (`hand_complete` true): for replays."""
+        from cardlab.games.edelweiss.position import dump_observation
+
+        return dump_observation(self, None, open_hands=True)
+
+    # -- text forms -------------------------------------------------------------------------
+
+    def notation(self) -> str:
+        """The one-line position notation (docs/notation.md); `Edelweiss.parse_notation` reads it back."""
+        from cardlab.games.edelweiss.notation import dump_notation
+
+        return dump_notation(self)
+
+    def __repr__(self) -> str:
+        """`EdelweissState('<notation>')`: the notation inside reloads the state (`parse_notation`)."""
+        return f"EdelweissState({self.notation()!r})"
+
+    def __str__(self) -> str:
+        """The position for people: turn, who moves, both hands and fields by suit, deck and discard."""
+        from cardlab.games.edelweiss.render import position_text
+
+        return position_text(self.position())
 
     # -- advancing --------------------------------------------------------------------------
 
@@ -306,9 +334,9 @@ class EdelweissState(SteppingState):
 
     # -- actions ----------------------------------------------------------------------------
 
-    def _do(self, action: A) -> None:
+    def _do(self, action: Action) -> None:
         """Apply one action at the current window and move to the next window (no advancing)."""
-        _HANDLERS[action](self)
+        _HANDLERS[cast(A, action)](self)  # only ever one of this state's legal actions
 
     def _summon(self, suit: int) -> None:
         """E4.1/E4.2: hearts enter upright, spades and clubs tapped (clubs upright with Wizard, E8.3)."""
