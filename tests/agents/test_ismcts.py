@@ -120,3 +120,21 @@ def test_max_seconds_caps_an_iteration_budget() -> None:
     start = time.perf_counter()
     assert agent.act(infoset, random.Random(0)) in infoset.legal_actions
     assert time.perf_counter() - start < 30, "ten million iterations would take hours"
+
+
+def test_one_agent_moves_in_every_game_in_turn() -> None:
+    """One agent, its rollout policy resolved per game: Edelweiss, Aterial, Dreadnought, then Edelweiss
+    again under another config. A cache that ignored the game would roll Aterial out with Edelweiss's
+    heuristic and fail."""
+    from cardlab.games.aterial import Aterial
+    from cardlab.games.dreadnought import Dreadnought
+
+    agent = make_agent("ismcts:iterations=3:rollout=heuristic")
+    games = (Edelweiss(), Aterial(), Dreadnought(), Edelweiss(EdelweissConfig("skills", "accel2")))
+    for seed, game in enumerate(games):
+        state = game.new_state(seed)
+        player = state.current_player()
+        assert player is not None
+        infoset = state.infoset(player)
+        assert len(infoset.legal_actions) > 1, game.name  # a real decision: the search and its rollouts run
+        assert agent.act(infoset, random.Random(seed)) in infoset.legal_actions, game.name

@@ -10,8 +10,8 @@ Three levels of evidence, all with fixed seeds (deterministic):
    order, discard order, attack, winner, win_reason, revealed) must be equal. Positions at the
    attack window are also turned into draw-step positions of the next turn, so loading runs the
    draw step and the deck-out rule (E3.2, E6.2). The kernel's field index must equal the one
-   rebuilt from the field entries after every step. The suite runs 100,000 positions;
-   `CARDLAB_SAMENESS_POSITIONS=3000` makes a quick run while developing.
+   rebuilt from the field entries after every step. The default run checks 3,000 positions;
+   the `slow` variant (`pytest -m slow`) 100,000, or `CARDLAB_SAMENESS_POSITIONS` of them.
 2. Decisions. The compiled heuristic picks the same action as `heuristic.choose` at every decision
    of lockstep games, and whole heuristic-vs-heuristic games from reference deals end in the
    same final position. The conformance scenarios (E14.6) replay identically.
@@ -19,7 +19,8 @@ Three levels of evidence, all with fixed seeds (deterministic):
    (random vs random) are compared: first-player win rate by a two-proportion z-test, the
    win-reason mix and the histograms of game length (turns) and decisions by chi-square tests of
    homogeneity (sparse bins merged so that every expected count is >= 5). Each test must not
-   reject at alpha = 0.001.
+   reject at alpha = 0.001. The default run compares 5,000 reference games with 200,000 kernel
+   games; the `slow` variant 20,000 with 1,000,000.
 
 `play_batch` results are identical with 1 and 2 threads.
 """
@@ -42,22 +43,21 @@ numba = pytest.importorskip("numba")
 from cardlab.fast import edelweiss_cpu as k  # noqa: E402
 from cardlab.games.edelweiss import Edelweiss, EdelweissAction, EdelweissConfig  # noqa: E402
 from cardlab.games.edelweiss.heuristic import choose  # noqa: E402
+from tests.games.edelweiss.edelweiss_positions import ALL_CONFIGS  # noqa: E402
 
-CHARACTER_IDS = ("GARU", "ACCELA", "RAIHA", "VIRIDIAN", "VERDI", "EAGLE")
-CONFIGS = [EdelweissConfig("full"), EdelweissConfig("short")] + [
-    EdelweissConfig("skills", standard, (first, second))
-    for standard in ("symbolic", "accel2")
-    for first in CHARACTER_IDS
-    for second in CHARACTER_IDS
-]
+CONFIGS = ALL_CONFIGS
 GAMES = [Edelweiss(config) for config in CONFIGS]
 
 SAMENESS_POSITIONS = int(os.environ.get("CARDLAB_SAMENESS_POSITIONS", "100000"))
-"""Start positions of the step-level test (CI); run with 100000 or more for the full check."""
+"""Start positions of the full (`slow`) step-level test; the default run checks `CI_SAMENESS_POSITIONS`."""
+CI_SAMENESS_POSITIONS = 3000
 CONTINUATION_STEPS = 10
 HEURISTIC_GAMES_PER_CONFIG = 12
-DISTRIBUTION_REFERENCE_GAMES = 20_000
-DISTRIBUTION_KERNEL_GAMES = 1_000_000
+DISTRIBUTION_SIZES = [
+    pytest.param((5_000, 200_000), id="ci"),
+    pytest.param((20_000, 1_000_000), id="slow", marks=pytest.mark.slow),
+]
+"""(reference games, kernel games) of the distribution test: the default run's, and the `slow` one's."""
 ALPHA = 0.001
 DISTRIBUTION_CONFIGS = {
     "full": EdelweissConfig("full"),
@@ -118,11 +118,18 @@ def draw_variant(position: dict[str, Any]) -> dict[str, Any]:
     return variant
 
 
-def test_step_level_sameness_over_random_positions() -> None:
+@pytest.mark.parametrize(
+    "positions",
+    [
+        pytest.param(CI_SAMENESS_POSITIONS, id="ci"),
+        pytest.param(SAMENESS_POSITIONS, id="slow", marks=pytest.mark.slow),
+    ],
+)
+def test_step_level_sameness_over_random_positions(positions: int) -> None:
     rng = random.Random(20251130)
     windows: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
-    for index in range(SAMENESS_POSITIONS):
+    for index in range(positions):
         long_games = index % 2 == 1
         state = random_start(index, rng, long_games)
         position = state.position()
@@ -302,12 +309,13 @@ def reference_games(config: EdelweissConfig, n: int, seed: int) -> dict[str, lis
     return out
 
 
+@pytest.mark.parametrize("sizes", DISTRIBUTION_SIZES)
 @pytest.mark.parametrize("name", list(DISTRIBUTION_CONFIGS))
-def test_random_games_have_the_reference_distribution(name: str) -> None:
+def test_random_games_have_the_reference_distribution(name: str, sizes: tuple[int, int]) -> None:
     config = DISTRIBUTION_CONFIGS[name]
-    ref = reference_games(config, DISTRIBUTION_REFERENCE_GAMES, seed=11)
-    winner, reason, turns, decisions = k.play_config(config, "random", "random", DISTRIBUTION_KERNEL_GAMES, seed=12)
-    n_ref, n_k = DISTRIBUTION_REFERENCE_GAMES, DISTRIBUTION_KERNEL_GAMES
+    n_ref, n_k = sizes
+    ref = reference_games(config, n_ref, seed=11)
+    winner, reason, turns, decisions = k.play_config(config, "random", "random", n_k, seed=12)
     p_first = two_proportion_p(ref["winner"].count(0), n_ref, int((winner == 0).sum()), n_k)
     assert p_first >= ALPHA, f"P1 win rate {ref['winner'].count(0) / n_ref:.3f} vs {(winner == 0).mean():.3f}"
     for label, kernel_values in (("reason", reason), ("turns", turns), ("decisions", decisions)):

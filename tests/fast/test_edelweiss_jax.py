@@ -12,12 +12,13 @@ All with fixed seeds (deterministic), on whatever device JAX picks (CPU in CI):
    JAX heuristic picks what `heuristic.choose` picks. An illegal action leaves a row unchanged.
    Attack-window positions are also turned into the next turn's draw step and advanced by JAX
    (E3.2 draw, E6.2 deck-out), against the numba loader.
-2. Distribution level. One mixed batch of `JAX_GAMES` random-vs-random games per configuration
-   (full, short, skills under Symbolic and Accel 2, random characters) against `NUMBA_GAMES` numba
-   games each: first-player win rate by a two-proportion z-test; win-reason mix, game length
-   (turns) and decisions by chi-square tests of homogeneity (sparse bins merged, every expected
-   count >= 5). A smaller heuristic-vs-random batch checks the heuristic policy inside `play_one`.
-   Each test must not reject at alpha = 0.001.
+2. Distribution level. One mixed batch of random-vs-random games per configuration (full, short,
+   skills under Symbolic and Accel 2, random characters; 2,500 each by default, `JAX_GAMES` in the
+   `slow` variant) against `NUMBA_GAMES` numba games each: first-player win rate by a
+   two-proportion z-test; win-reason mix, game length (turns) and decisions by chi-square tests of
+   homogeneity (sparse bins merged, every expected count >= 5). A smaller heuristic-vs-random batch
+   checks the heuristic policy inside `play_one`. Each test must not reject at alpha = 0.001.
+   The step-level comparison with numba alone runs 8,000 positions by default, 100,000 when slow.
 3. Determinism: the same seed gives the same games; another seed gives others.
 """
 
@@ -50,9 +51,14 @@ from tests.fast.test_edelweiss_cpu import (  # noqa: E402
 POSITIONS = 300
 CONTINUATION_STEPS = 10
 JAX_GAMES = 10_000
+"""Random-vs-random JAX games per configuration in the full (`slow`) run; the default run plays `CI_JAX_GAMES`."""
+CI_JAX_GAMES = 2_500
 NUMBA_GAMES = 200_000
-HEURISTIC_JAX_GAMES = 2_500
-HEURISTIC_NUMBA_GAMES = 50_000
+HEURISTIC_SIZES = [
+    pytest.param((1_000, 20_000), id="ci"),
+    pytest.param((2_500, 50_000), id="slow", marks=pytest.mark.slow),
+]
+"""(JAX games, numba games) per configuration of the heuristic-vs-random check: default run, `slow` run."""
 ALPHA = 0.001
 DISTRIBUTION_CONFIGS = {
     "full": EdelweissConfig("full"),
@@ -171,9 +177,12 @@ def _mixed_batch(policy_p1: str, policy_p2: str, per_config: int, seed: int) -> 
     }
 
 
-@pytest.fixture(scope="module")
-def random_games() -> dict[str, tuple[np.ndarray, ...]]:
-    return _mixed_batch("random", "random", JAX_GAMES, seed=21)
+@pytest.fixture(
+    scope="module",
+    params=[pytest.param(CI_JAX_GAMES, id="ci"), pytest.param(JAX_GAMES, id="slow", marks=pytest.mark.slow)],
+)
+def random_games(request: pytest.FixtureRequest) -> dict[str, tuple[np.ndarray, ...]]:
+    return _mixed_batch("random", "random", request.param, seed=21)
 
 
 def _assert_same_distribution(jax_games: tuple[np.ndarray, ...], numba_games: tuple[np.ndarray, ...]) -> None:
@@ -199,10 +208,12 @@ def test_random_games_have_the_numba_distribution(name: str, random_games: dict[
     assert turns.min() >= 1 and turns.max() <= TURN_LIMITS[name]  # E6.3
 
 
-def test_heuristic_vs_random_games_have_the_numba_distribution() -> None:
-    games = _mixed_batch("heuristic", "random", HEURISTIC_JAX_GAMES, seed=23)
+@pytest.mark.parametrize("sizes", HEURISTIC_SIZES)
+def test_heuristic_vs_random_games_have_the_numba_distribution(sizes: tuple[int, int]) -> None:
+    jax_games, numba_count = sizes
+    games = _mixed_batch("heuristic", "random", jax_games, seed=23)
     for name, config in DISTRIBUTION_CONFIGS.items():
-        numba_games = k.play_config(config, "heuristic", "random", HEURISTIC_NUMBA_GAMES, seed=24)
+        numba_games = k.play_config(config, "heuristic", "random", numba_count, seed=24)
         _assert_same_distribution(games[name], numba_games)
         assert (games[name][0] == 0).mean() > 0.6, name  # the heuristic really plays P1
 
@@ -222,18 +233,27 @@ def test_play_batch_is_deterministic_per_seed() -> None:
 
 
 JAX_NUMBA_POSITIONS = 100_000
-"""Positions for the large step-level comparison with the numba kernel (itself proven equal to the reference)."""
+"""Positions for the large (`slow`) step-level comparison with the numba kernel (itself proven equal to the
+reference); the default run compares `CI_JAX_NUMBA_POSITIONS`."""
+CI_JAX_NUMBA_POSITIONS = 8_000
 
 
-def test_step_level_sameness_with_numba_on_100k_positions(batched: dict[str, Any]) -> None:
-    """100,000 positions dealt and played on by the numba kernel over every deck and standard
-    (random characters); five more random steps in both kernels must give identical rows and
+@pytest.mark.parametrize(
+    "positions",
+    [
+        pytest.param(CI_JAX_NUMBA_POSITIONS, id="ci"),
+        pytest.param(JAX_NUMBA_POSITIONS, id="slow", marks=pytest.mark.slow),
+    ],
+)
+def test_step_level_sameness_with_numba_on_many_positions(batched: dict[str, Any], positions: int) -> None:
+    """Positions (100,000 in the `slow` run) dealt and played on by the numba kernel over every deck and
+    standard (random characters); five more random steps in both kernels must give identical rows and
     legal masks after every step."""
     rng = np.random.default_rng(2024)
     kinds = [(0, 0), (1, 0), (2, 1), (2, 2)]  # full, short, skills x Symbolic / Accel 2
-    rows = np.zeros((JAX_NUMBA_POSITIONS, k.ROW_SIZE), dtype=np.int64)
-    streams = [k.game_rng(77, i) for i in range(JAX_NUMBA_POSITIONS)]
-    for i in range(JAX_NUMBA_POSITIONS):
+    rows = np.zeros((positions, k.ROW_SIZE), dtype=np.int64)
+    streams = [k.game_rng(77, i) for i in range(positions)]
+    for i in range(positions):
         deck_kind, standard = kinds[i % 4]
         row = k.new_row()
         k.deal(row, deck_kind, standard, np.array([-1, -1], dtype=np.int64), streams[i])

@@ -627,7 +627,7 @@ def _next_u64(rng: np.ndarray) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
-def _below(rng: np.ndarray, n: int) -> int:
+def _below(rng: np.ndarray, n: int) -> np.int64:
     """Uniform in [0, n): the high 32 bits scaled by n, no division (the bias is below n / 2**32)."""
     return np.int64(((_next_u64(rng) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 

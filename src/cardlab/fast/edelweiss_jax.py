@@ -41,6 +41,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
+from jax.typing import ArrayLike
 
 from cardlab.fast.edelweiss_cpu import (
     A_ATTACK,
@@ -148,18 +149,20 @@ def unpack(row: Array) -> State:
     """The parts of a kernel row (any int array of at least `CORE_SIZE` slots; a numba row's field
     index beyond them is not read)."""
     row = jnp.asarray(row[:CORE_SIZE], dtype=jnp.int32)
-    return State(
-        row[0],
-        row[1],
-        row[2:4],
-        row[4:6],
-        *(row[i] for i in range(6, 19)),
-        row[19:21],
-        row[HAND : HAND + 8].reshape(2, 4),
-        row[REVEALED : REVEALED + 8].reshape(2, 4),
-        row[DECK : DECK + DECK_CAP],
-        row[DISCARD : DISCARD + DISCARD_CAP],
-        row[FIELD : FIELD + 2 * FIELD_CAP].reshape(2, FIELD_CAP),
+    return State._make(
+        [
+            row[0],
+            row[1],
+            row[2:4],
+            row[4:6],
+            *(row[i] for i in range(6, 19)),
+            row[19:21],
+            row[HAND : HAND + 8].reshape(2, 4),
+            row[REVEALED : REVEALED + 8].reshape(2, 4),
+            row[DECK : DECK + DECK_CAP],
+            row[DISCARD : DISCARD + DISCARD_CAP],
+            row[FIELD : FIELD + 2 * FIELD_CAP].reshape(2, FIELD_CAP),
+        ]
     )
 
 
@@ -178,12 +181,12 @@ def _iota(n: int) -> Array:
     return jnp.arange(n, dtype=jnp.int32)
 
 
-def _of(pair: Array, p: Array) -> Array:
+def _of(pair: Array, p: ArrayLike) -> Array:
     """`pair[p]` for a leading axis of 2, as a select (vectorizes better than a gather)."""
     return jnp.where(p == 0, pair[0], pair[1])
 
 
-def _at(p: Array, i: Array, n: int) -> Array:
+def _at(p: Array, i: ArrayLike, n: int) -> Array:
     """bool[2, n], true at (p, i) only."""
     return (_iota(2) == p)[:, None] & (_iota(n) == i)[None, :]
 
@@ -213,7 +216,7 @@ def _suit_counts(s: State) -> Array:
     return (match & _valid(s)[:, :, None]).sum(axis=1, dtype=jnp.int32)
 
 
-def _find(s: State, p: Array, target: Array, by_card: Array) -> Array:
+def _find(s: State, p: Array, target: Array, by_card: ArrayLike) -> Array:
     """E14.2: index of the oldest entry of field p with this pattern (or this card), else -1."""
     entries = _of(s.field, p)
     key = jnp.where(by_card, entries >> 1, entries & 7)
@@ -221,7 +224,7 @@ def _find(s: State, p: Array, target: Array, by_card: Array) -> Array:
     return jnp.where(match.any(), jnp.argmax(match).astype(jnp.int32), -1)
 
 
-def _hand_size(s: State, p: Array) -> Array:
+def _hand_size(s: State, p: ArrayLike) -> Array:
     return _popcount(_of(s.hand, p)).sum()
 
 

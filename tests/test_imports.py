@@ -1,0 +1,191 @@
+"""Every `cardlab` module imports first, in a fresh interpreter, and no modules import each other in a cycle.
+
+A module that only works when something else was imported before it (or that takes part in a
+module-level import cycle) breaks the first user who imports it alone. Modules of an optional extra
+(`web`, `fast`, `plots`) are skipped only when that extra's package is genuinely not installed.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import pkgutil
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+import cardlab
+
+OPTIONAL_PACKAGES = {"fastapi", "uvicorn", "websockets", "numba", "llvmlite", "jax", "jaxlib", "matplotlib"}
+"""Top-level packages of the optional extras (pyproject's `web`, `fast` and `plots`)."""
+
+
+def _modules() -> dict[str, Path]:
+    """Every module of the installed package, by dotted name, with its source file."""
+    found = {"cardlab": Path(cardlab.__file__)}
+    for info in pkgutil.walk_packages(cardlab.__path__, "cardlab."):
+        spec = importlib.util.find_spec(info.name)  # finds the file; runs no module but its packages
+        assert spec is not None and spec.origin is not None, info.name
+        found[info.name] = Path(spec.origin)
+    return found
+
+
+MODULES = _modules()
+
+
+def _import_alone(name: str) -> tuple[str, int, str]:
+    """Import `name` in a fresh interpreter; a `__main__` module is run instead (importing runs it)."""
+    if name.endswith(".__main__"):
+        command = [sys.executable, "-m", name.rpartition(".")[0], "--help"]
+    else:
+        command = [sys.executable, "-c", f"import {name}"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    return name, done.returncode, done.stderr
+
+
+def _missing_extra(stderr: str) -> str | None:
+    """The optional package whose absence made an import fail, if that is the reason."""
+    match = re.search(r"ModuleNotFoundError: No module named '([\w.]+)'", stderr)
+    if match is None:
+        return None
+    package = match.group(1).split(".")[0]
+    if package in OPTIONAL_PACKAGES and importlib.util.find_spec(package) is None:
+        return package
+    return None
+
+
+def test_every_module_imports_first_in_a_fresh_interpreter() -> None:
+    assert len(MODULES) > 40, sorted(MODULES)  # the walk found the package's modules
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(_import_alone, sorted(MODULES)))
+    failures, skipped = [], []
+    for name, returncode, stderr in results:
+        if returncode == 0:
+            continue
+        extra = _missing_extra(stderr)
+        if extra is not None:
+            skipped.append(f"{name} (needs {extra})")
+        else:
+            failures.append(f"{name}:\n{stderr.strip()}")
+    assert not failures, "modules that fail to import on their own:\n\n" + "\n\n".join(failures)
+    if skipped:
+        pytest.skip("optional extras not installed: " + ", ".join(skipped))
+
+
+# -- import cycles ------------------------------------------------------------------------------------------
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _top_level_imports(body: list[ast.stmt]) -> list[ast.Import | ast.ImportFrom]:
+    """The imports a module runs when it is imported: not those in functions, nor under `if TYPE_CHECKING:`."""
+    found: list[ast.Import | ast.ImportFrom] = []
+    for node in body:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            found.append(node)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        elif isinstance(node, ast.If):
+            if not _is_type_checking(node.test):
+                found += _top_level_imports(node.body)
+            found += _top_level_imports(node.orelse)
+        elif isinstance(node, ast.Try | ast.TryStar):
+            for block in (node.body, *(handler.body for handler in node.handlers), node.orelse, node.finalbody):
+                found += _top_level_imports(block)
+        elif isinstance(node, ast.With | ast.AsyncWith | ast.For | ast.AsyncFor | ast.While | ast.ClassDef):
+            found += _top_level_imports(node.body)
+            found += _top_level_imports(getattr(node, "orelse", []))
+    return found
+
+
+def _internal_imports(name: str, path: Path) -> set[str]:
+    """The cardlab modules `name` imports at module level (`from a import b`: `a.b` if a module, else `a`)."""
+    is_package = path.name == "__init__.py"
+    package = name if is_package else name.rpartition(".")[0]
+    targets: set[str] = set()
+    for node in _top_level_imports(ast.parse(path.read_text(encoding="utf-8"), str(path)).body):
+        if isinstance(node, ast.Import):
+            targets.update(alias.name for alias in node.names)
+            continue
+        if node.level:
+            base = package.split(".")
+            base = base[: len(base) - (node.level - 1)]
+            module = ".".join([*base, node.module] if node.module else base)
+        else:
+            module = node.module or ""
+        for alias in node.names:
+            submodule = f"{module}.{alias.name}"
+            targets.add(submodule if submodule in MODULES else module)
+    return {target for target in targets if target in MODULES and target != name}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One cycle through each strongly connected component of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph[node]):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                components.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return [_cycle_in(graph, set(component), component[0]) for component in components]
+
+
+def _cycle_in(graph: dict[str, set[str]], component: set[str], start: str) -> list[str]:
+    """A shortest path from `start` back to itself inside `component`."""
+    paths = {start: [start]}
+    frontier = [start]
+    while frontier:
+        following = []
+        for node in frontier:
+            for target in sorted(graph[node] & component):
+                if target == start:
+                    return [*paths[node], start]
+                if target not in paths:
+                    paths[target] = [*paths[node], target]
+                    following.append(target)
+        frontier = following
+    raise AssertionError(f"{start} is in no cycle")
+
+
+def test_no_module_level_import_cycles() -> None:
+    graph = {name: _internal_imports(name, path) for name, path in MODULES.items()}
+    assert graph["cardlab.cli"], "the parser found none of cli's imports"
+    cycles = _cycles(graph)
+    assert not cycles, "module-level import cycles:\n" + "\n".join(" -> ".join(cycle) for cycle in cycles)
+
+
+def test_the_cycle_finder_reports_a_cycle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"e"}}
+    assert _cycles(graph) == [["a", "b", "c", "a"]]
