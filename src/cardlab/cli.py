@@ -6,99 +6,89 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.console import Console
 
 from cardlab.core.errors import CardlabError
-from cardlab.core.rng import derive_seed
-from cardlab.core.scenario import run_scenario_file
+from cardlab.core.rng import derive_seed, make_rng
+from cardlab.sim.engines import ENGINES
 
 if TYPE_CHECKING:
     from cardlab.core.game import Game
+    from cardlab.core.plugin import ConfigOption
     from cardlab.sim.balance import Matchups
     from cardlab.sim.tournament import GameTask
     from cardlab.store import GamesDB
 
-GAMES = ("edelweiss", "aterial", "dreadnought")
+
+class UsageError(CardlabError):
+    """An option the chosen game does not have: reported like every other error, exit status 2."""
 
 
-def _pair(text: str, option: str, example: str) -> tuple[str, str]:
-    parts = [part.strip() for part in text.split(",")]
-    if len(parts) != 2 or not all(parts):
-        raise CardlabError(f"{option} takes two values separated by a comma, e.g. {example}")
-    return parts[0], parts[1]
+def _add_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup, option: ConfigOption) -> None:
+    """One declared config option as a command-line flag."""
+    if option.repeatable:
+        parser.add_argument(option.flag, dest=option.name, action="append", help=option.help)
+    elif option.choices and not option.per_seat and not option.open_choices:
+        parser.add_argument(option.flag, dest=option.name, choices=option.values, help=option.help)
+    else:
+        parser.add_argument(option.flag, dest=option.name, metavar=option.name.upper(), help=option.help)
 
 
-def _reject(args: argparse.Namespace, game: str, options: Sequence[str]) -> None:
-    for option in options:
-        if getattr(args, option.lstrip("-").replace("-", "_"), None) is not None:
-            raise CardlabError(f"{option} is not an option of {game}")
+def _game_commands(
+    parser: argparse.ArgumentParser,
+    add: Callable[[argparse.ArgumentParser, type[Game]], None],
+    accepts: Callable[[type[Game]], bool] = lambda cls: True,
+) -> None:
+    """A sub-command per game (`cardlab simulate GAME ...`) with that game's options only (`add`),
+    for the games the command `accepts`."""
+    from cardlab.games import game_class, game_names
+
+    games = parser.add_subparsers(dest="game", required=True, metavar="GAME")
+    for name in game_names():
+        cls = game_class(name)
+        if accepts(cls):
+            add(games.add_parser(name, help=cls.title, description=f"{parser.description} ({cls.title})"), cls)
+
+
+def _add_config_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
+    sub.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    if cls.options:
+        group = sub.add_argument_group(f"{cls.title} options")
+        for option in cls.options:
+            _add_option(group, option)
 
 
 def _game_from_args(args: argparse.Namespace) -> Game:
-    """The game and configuration the shared game options describe."""
-    if args.game == "edelweiss":
-        from cardlab.games.edelweiss import Edelweiss, EdelweissConfig
+    """The game and configuration the game's options describe; options left to chance draw from the seed."""
+    from cardlab.games import game_class
 
-        _reject(args, "edelweiss", ("--decks", "--leaders", "--first", "--cards", "--casters"))
-        characters = None
-        if args.characters:
-            first, second = _pair(args.characters.upper(), "--characters", "VIRIDIAN,EAGLE")
-            characters = (first, second)
-        deck = args.deck or ("skills" if args.standard or characters else "full")
-        standard = args.standard or ("symbolic" if deck == "skills" else None)
-        return Edelweiss(EdelweissConfig(deck, standard, characters))
-    if args.game == "dreadnought":
-        return _dreadnought_from_args(args)
-    from cardlab.games.aterial import Aterial, AterialConfig
-
-    _reject(args, "aterial", ("--deck", "--standard", "--characters", "--casters"))
-    decks = _pair(args.decks, "--decks", "D1,D2") if args.decks else ("D1", "D2")
-    leaders = _pair(args.leaders, "--leaders", "L01,L04") if args.leaders else (None, None)
-    return Aterial(AterialConfig(decks, leaders, args.first, tuple(args.cards) if args.cards else None))
-
-
-def _dreadnought_from_args(args: argparse.Namespace) -> Game:
-    from cardlab.games.dreadnought import Dreadnought, DreadnoughtConfig
-
-    _reject(args, "dreadnought", ("--deck", "--standard", "--characters", "--leaders", "--first"))
-    decks = _pair(args.decks, "--decks", "ember_spark,tide_grove") if args.decks else ("ember_spark", "tide_grove")
-    casters: list[tuple[str, str] | None] = [None, None]
-    if args.casters:
-        for seat, pair in enumerate(_pair(args.casters, "--casters", "X02+X03,X04+X07")):
-            parts = pair.split("+")
-            if len(parts) != 2 or not all(parts):
-                raise CardlabError(f"--casters takes two caster ids joined by '+' per seat, e.g. X02+X03, got {pair!r}")
-            casters[seat] = (parts[0], parts[1])
-    cards = tuple(args.cards) if args.cards else None
-    return Dreadnought(DreadnoughtConfig(decks, (casters[0], casters[1]), cards))
-
-
-def _add_game_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", choices=GAMES, help="which game")
-    parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    edelweiss = parser.add_argument_group("Edelweiss options")
-    edelweiss.add_argument("--deck", choices=["full", "short", "skills"], help="deck variant (E1.1); default full")
-    edelweiss.add_argument("--standard", choices=["symbolic", "accel2"], help="skill standard (implies --deck skills)")
-    edelweiss.add_argument("--characters", help="P1,P2 character IDs, e.g. VIRIDIAN,EAGLE (implies --deck skills)")
-    aterial = parser.add_argument_group("Aterial and Dreadnought options")
-    aterial.add_argument(
-        "--decks", help="P1,P2 decks: packaged ids or deck files; default D1,D2 (Aterial), ember_spark,tide_grove"
-    )
-    aterial.add_argument("--leaders", help="P1,P2 leader ids replacing the decks' own, e.g. L02,L05")
-    aterial.add_argument("--first", choices=["P1", "P2"], help="who plays first (default: drawn from the seed)")
-    aterial.add_argument("--cards", action="append", help="card file added to the packaged set (repeatable)")
-    dreadnought = parser.add_argument_group("Dreadnought options")
-    dreadnought.add_argument("--casters", help="P1,P2 caster pairs replacing the decks' own, e.g. X02+X03,X04+X07")
+    cls = game_class(args.game)
+    values = {}
+    for option in cls.options:
+        given = getattr(args, option.name, None)
+        if isinstance(given, str):
+            given = option.parse_text(given)
+        elif isinstance(given, list):
+            given = tuple(given)
+        values[option.name] = given
+    try:
+        return cls.from_options(values, make_rng(derive_seed(args.seed, "options")))
+    except ValueError as exc:
+        raise CardlabError(str(exc)) from None
 
 
 def cmd_scenario_run(args: argparse.Namespace, console: Console) -> int:
+    from cardlab.core.scenario import run_scenario_file
+    from cardlab.games import REGISTRY
+
     failed = 0
     for path in args.files:
-        result = run_scenario_file(Path(path))
+        result = run_scenario_file(Path(path), REGISTRY)
         failed += not result.passed
         print(result.line())
         if args.print and result.final is not None:
@@ -168,9 +158,13 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     start = time.perf_counter()
     tally = HeadToHead(agents, args.engine)
     if args.engine != "reference":  # each deal twice, seats swapped: both batches share their seed
-        tally.add_kernel_run(kernel_run(config, agents, (args.games + 1) // 2, args.seed, args.engine), False)
+        tally.add_kernel_run(
+            kernel_run(game.name, config, agents, (args.games + 1) // 2, args.seed, args.engine), False
+        )
         if args.games > 1:
-            tally.add_kernel_run(kernel_run(config, agents[::-1], args.games // 2, args.seed, args.engine), True)
+            tally.add_kernel_run(
+                kernel_run(game.name, config, agents[::-1], args.games // 2, args.seed, args.engine), True
+            )
     else:
         tasks = [
             GameTask(
@@ -216,9 +210,9 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     for spec, won, ci, ms in zip(agents, wins, summary["ci95"], tally.decision_ms, strict=True):
         table.add_row(spec, str(won), f"{won / args.games:.1%}", f"[{ci[0]:.1%}, {ci[1]:.1%}]", f"{ms:.4g}")
     console.print(table)
-    # Dreadnought has no fixed first player: speed decides it anew every turn (D6), so seats are only labels.
-    fixed_first = game.name != "dreadnought"
-    p1, p2, seat = ("P1 (first)", "P2 (second)", "first player") if fixed_first else ("P1", "P2", "seat P1")
+    # Where the first player is decided anew every turn, seats are only labels.
+    fixed = game.fixed_first_player
+    p1, p2, seat = ("P1 (first)", "P2 (second)", "first player") if fixed else ("P1", "P2", "seat P1")
     console.print(
         f"wins by seat: {p1} {first_wins}, {p2} {summary['seat_wins']['P2']}; "
         f"{seat} wins {summary['first_player_win_rate']:.1%}; "
@@ -241,7 +235,7 @@ def _balance_outputs(summary: dict, games: list, out: Path, console: Console) ->
     write_summary_json(summary, out / "summary.json")
     heatmap: Path | None = out / "heatmap.png"
     try:
-        write_heatmap(summary, heatmap)
+        write_heatmap(summary, out / "heatmap.png")
     except ImportError:  # the plots extra is missing: the report goes without its plot
         heatmap = None
     write_report_html(summary, heatmap, out / "report.html")
@@ -327,12 +321,14 @@ def cmd_balance(args: argparse.Namespace, console: Console) -> int:
 
 
 def _matchups(args: argparse.Namespace) -> Matchups:
-    from cardlab.sim.balance import matchups_for
+    """The matchups of the game's balance lab, in the variant its variant option names."""
+    from cardlab.games import game_class
 
-    if args.game != "edelweiss" and args.standard:
-        raise CardlabError("--standard is an option of edelweiss only")
+    lab = game_class(args.game).lab()
+    assert lab is not None  # only games with a lab get the lab's commands
+    variant = getattr(args, lab.variant_option.name) if lab.variant_option else None
     try:
-        return matchups_for(args.game, args.standard)
+        return lab.matchups(variant)
     except ValueError as exc:
         raise CardlabError(str(exc)) from None
 
@@ -420,17 +416,47 @@ def cmd_compare(args: argparse.Namespace, console: Console) -> int:
 
 def cmd_deck_validate(args: argparse.Namespace, console: Console) -> int:
     """List every deck-rule violation of a deck file with its rule id; exit 1 if there is one."""
-    from importlib import import_module
+    from cardlab.games import game_class
 
-    data = import_module(f"cardlab.games.{args.game}.cards")
-    cards = data.load_card_set([Path(path) for path in args.cards] if args.cards else None, with_sample_set=True)
-    deck = data.load_deck(Path(args.file))
-    problems = data.validate_deck(deck, cards)
+    card_files = [Path(path) for path in args.cards or ()]
+    try:
+        deck, problems = game_class(args.game).check_deck_file(Path(args.file), card_files)
+    except (OSError, ValueError) as exc:
+        raise CardlabError(str(exc)) from None
     for rule, message in problems:
         print(f"{args.file}: {rule}: {message}")
     if not problems:
-        print(f"{args.file}: deck {deck.id} ({deck.name}) is legal")
+        print(f"{args.file}: {deck} is legal")
     return 1 if problems else 0
+
+
+def cmd_games(args: argparse.Namespace, console: Console) -> int:
+    """Every registered game's profile, as a TCG catalog lays it out, each entry with its rule id."""
+    from rich.table import Table
+
+    from cardlab.games import game_class, game_names
+
+    names = [args.name] if args.name else list(game_names())
+    profiles = {}
+    for name in names:
+        cls = game_class(name)
+        profile = cls.profile()
+        profiles[name] = {"name": name, "title": cls.title, "profile": None if profile is None else profile.to_json()}
+        if args.json:
+            continue
+        if profile is None:
+            console.print(f"[bold]{cls.title}[/] ({name}): no profile")
+            continue
+        table = Table(title=f"{cls.title} ({name})", caption=profile.summary, show_lines=False)
+        table.add_column("", no_wrap=True, style="bold")
+        table.add_column("value", overflow="fold")
+        table.add_column("rule", no_wrap=True)
+        for label, text, rule in profile.lines():
+            table.add_row(label, text, rule)
+        console.print(table)
+    if args.json:
+        print(json.dumps(profiles[args.name] if args.name else list(profiles.values()), indent=2))
+    return 0
 
 
 def cmd_play(args: argparse.Namespace, console: Console) -> int:
@@ -473,9 +499,114 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _add_simulate_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
+    _add_config_options(sub, cls)
+    sub.add_argument("--agents", default="random,random", help="two agent specs, e.g. heuristic,ismcts:iterations=200")
+    sub.add_argument("--games", type=int, default=10_000, help="number of games (default 10000)")
+    sub.add_argument("--workers", type=int, help="worker processes (default: all cores)")
+    sub.add_argument("--engine", choices=ENGINES, default="reference", help=_engine_help(cls))
+    sub.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _engine_help(cls: type[Game]) -> str:
+    kernels = cls.kernels()
+    if kernels is None:
+        return "reference (default; this game has no compiled kernel)"
+    return f"reference (default), or a compiled kernel: {', '.join(kernels.engines)}"
+
+
+def _add_lab_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
+    """The balance lab's variant option (e.g. a rule standard), for balance, report and compare."""
+    lab = cls.lab()
+    if lab is not None and lab.variant_option is not None:
+        _add_option(sub, lab.variant_option)
+    sub.add_argument("--db", help="SQLite database (default: in the user data directory)")
+
+
+def _add_table_options(sub: argparse.ArgumentParser, cls: type[Game], agent: bool = True) -> None:
+    _add_lab_options(sub, cls)
+    if agent:
+        sub.add_argument(
+            "--agent",
+            help="agent spec playing both seats (default: the game's strong table agent where it runs here, "
+            "else heuristic)",
+        )
+    sub.add_argument("--out", help="output directory (default balance-GAME-VARIANT)")
+
+
+def _add_balance_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
+    _add_table_options(sub, cls)
+    sub.add_argument("--games", type=int, default=1000, help="new games per pairing and seat (default 1000)")
+    sub.add_argument("--workers", type=int, help="worker processes (default: all cores)")
+    sub.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    sub.add_argument("--mirrors", action="store_true", help="also play the mirror pairings")
+    sub.add_argument(
+        "--engine",
+        choices=("auto", *ENGINES),
+        default="auto",
+        help="auto (default: the cpu kernel where it plays the agent, else the reference engine), reference, "
+        "or a compiled kernel of the game (cpu: numba, gpu: JAX)",
+    )
+
+
+def _add_ladder_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
+    _add_config_options(sub, cls)
+    sub.add_argument("--agents", required=True, help="two or more agent specs, e.g. random,heuristic,ismcts")
+    sub.add_argument("--games", type=int, default=200, help="games per pair, seats swapped per deal (default 200)")
+    sub.add_argument("--workers", type=int, help="worker processes (default: all cores)")
+    sub.add_argument(
+        "--engine",
+        choices=("auto", "reference", "cpu"),
+        default="auto",
+        help="auto (default: the cpu kernel for the pairs it can play, where the game has one), reference, or cpu",
+    )
+    sub.add_argument("--out", help="output directory (default ladder-GAME)")
+    sub.add_argument("--json", action="store_true", help="print ladder.json to stdout instead of the tables")
+
+
+def _add_compare_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
+    _add_lab_options(sub, cls)
+    sub.add_argument("--agents", required=True, help="two agent specs A,B; diff = B's rate - A's rate")
+    sub.add_argument("--games", type=int, help="first play what is missing for N games per pairing and seat")
+    sub.add_argument("--workers", type=int, help="worker processes (default: all cores)")
+    sub.add_argument("--seed", type=int, default=0, help="master seed of the games played (default 0)")
+    sub.add_argument("--mirrors", action="store_true", help="also top up the mirror pairings")
+    sub.add_argument(
+        "--engine",
+        choices=("auto", "reference", "cpu"),
+        default="auto",
+        help="engine for the missing games: auto (default: cpu where the kernel plays both agents), reference, or cpu",
+    )
+    sub.add_argument("--out", help="output directory (default compare-GAME-VARIANT)")
+
+
+def _add_play_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
+    _add_config_options(sub, cls)
+    sub.add_argument("--seat", choices=["P1", "P2"], default="P1", help="your seat (default P1)")
+    sub.add_argument("--vs", default="random", help="the opponent's agent spec (default random)")
+    sub.add_argument("--load", help="continue a game saved with `save FILE`")
+
+
+def _add_deck_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
+    sub.add_argument("file", help="deck file (one [[deck]] table)")
+    sub.add_argument("--cards", action="append", help="card file added to the packaged set (repeatable)")
+
+
+def _has_lab(cls: type[Game]) -> bool:
+    return cls.lab() is not None
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from cardlab.games import game_names
+
     parser = argparse.ArgumentParser(prog="cardlab", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"cardlab {version('cardlab')}")
     commands = parser.add_subparsers(dest="command", required=True)
+
+    def command(name: str, handler: Callable[..., int], summary: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=summary, description=summary)
+        sub.set_defaults(handler=handler)
+        return sub
 
     scenario = commands.add_parser("scenario", help="conformance scenarios (e.g. E14.6)")
     scenario_commands = scenario.add_subparsers(dest="scenario_command", required=True)
@@ -484,91 +615,24 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--print", action="store_true", help="print each final position JSON")
     run.set_defaults(handler=cmd_scenario_run)
 
-    play = commands.add_parser("play", help="play at the terminal against an AI player")
-    _add_game_options(play)
-    play.add_argument("--seat", choices=["P1", "P2"], default="P1", help="your seat (default P1)")
-    play.add_argument("--vs", default="random", help="the opponent's agent spec (default random)")
-    play.add_argument("--load", help="continue a game saved with `save FILE`")
-    play.set_defaults(handler=cmd_play)
-
-    simulate = commands.add_parser("simulate", help="two agents head to head, seats swapped per deal")
-    _add_game_options(simulate)
-    simulate.add_argument(
-        "--agents", default="random,random", help="two agent specs, e.g. heuristic,ismcts:iterations=200"
+    _game_commands(command("play", cmd_play, "play at the terminal against an AI player"), _add_play_options)
+    _game_commands(
+        command("simulate", cmd_simulate, "two agents head to head, seats swapped per deal"), _add_simulate_options
     )
-    simulate.add_argument("--games", type=int, default=10_000, help="number of games (default 10000)")
-    simulate.add_argument("--workers", type=int, help="worker processes (default: all cores)")
-    simulate.add_argument(
-        "--engine",
-        choices=["reference", "cpu", "gpu"],
-        default="reference",
-        help="reference engine, or a compiled kernel: cpu (numba) or gpu (JAX); edelweiss, random/heuristic",
-    )
-    simulate.add_argument("--json", action="store_true", help="print one JSON object")
-    simulate.set_defaults(handler=cmd_simulate)
+    balance = command("balance", cmd_balance, "balance table with confidence intervals")
+    _game_commands(balance, _add_balance_options, _has_lab)
+    report = command("report", cmd_report, "rebuild the balance report from the database")
+    _game_commands(report, _add_table_options, _has_lab)
+    ladder = command("ladder", cmd_ladder, "every pair of agents head to head: win matrix and ratings")
+    _game_commands(ladder, _add_ladder_options)
+    compare = command("compare", cmd_compare, "two agents' balance tables side by side")
+    _game_commands(compare, _add_compare_options, _has_lab)
 
-    for name, handler, summary in (("balance", cmd_balance, "balance table with confidence intervals"),
-                                   ("report", cmd_report, "rebuild the balance report from the database")):  # fmt: skip
-        sub = commands.add_parser(name, help=summary)
-        sub.add_argument("game", choices=GAMES, help="which game")
-        sub.add_argument("--standard", choices=["symbolic", "accel2"], help="Edelweiss standard (default symbolic)")
-        sub.add_argument(
-            "--agent",
-            help="agent spec playing both seats (default: the game's strong table agent where it runs, e.g. the "
-            "compiled search for edelweiss; else heuristic)",
-        )
-        sub.add_argument("--out", help="output directory (default balance-GAME-VARIANT)")
-        sub.add_argument("--db", help="SQLite database (default: in the user data directory)")
-        sub.set_defaults(handler=handler)
-        if name == "balance":
-            sub.add_argument("--games", type=int, default=1000, help="new games per pairing and seat (default 1000)")
-            sub.add_argument("--workers", type=int, help="worker processes (default: all cores)")
-            sub.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-            sub.add_argument("--mirrors", action="store_true", help="also play the mirror pairings")
-            sub.add_argument(
-                "--engine",
-                choices=["auto", "reference", "cpu", "gpu"],
-                default="auto",
-                help="auto (default: the cpu kernel where it plays the agent, else the reference engine), reference, "
-                "or a compiled kernel: cpu (numba; random, heuristic, ismcts:...:backend=cpu) or gpu (JAX)",
-            )
+    games = command("games", cmd_games, "the registered games' profiles: deck, life, hand, win conditions")
+    games.add_argument("name", nargs="?", choices=game_names(), metavar="GAME", help="one game (default: all)")
+    games.add_argument("--json", action="store_true", help="print the profiles as JSON")
 
-    ladder = commands.add_parser("ladder", help="every pair of agents head to head: win matrix and ratings")
-    _add_game_options(ladder)
-    ladder.add_argument("--agents", required=True, help="two or more agent specs, e.g. random,heuristic,ismcts")
-    ladder.add_argument("--games", type=int, default=200, help="games per pair, seats swapped per deal (default 200)")
-    ladder.add_argument("--workers", type=int, help="worker processes (default: all cores)")
-    ladder.add_argument(
-        "--engine",
-        choices=["auto", "reference", "cpu"],
-        default="auto",
-        help="auto (default: cpu where the kernel exists for the game), reference, or cpu: pairs the numba kernel "
-        "can play run there, the rest on the reference engine (edelweiss)",
-    )
-    ladder.add_argument("--out", help="output directory (default ladder-GAME)")
-    ladder.add_argument("--json", action="store_true", help="print ladder.json to stdout instead of the tables")
-    ladder.set_defaults(handler=cmd_ladder)
-
-    compare = commands.add_parser("compare", help="two agents' balance tables side by side")
-    compare.add_argument("game", choices=GAMES, help="which game")
-    compare.add_argument("--standard", choices=["symbolic", "accel2"], help="Edelweiss standard (default symbolic)")
-    compare.add_argument("--agents", required=True, help="two agent specs A,B; diff = B's rate - A's rate")
-    compare.add_argument("--games", type=int, help="first play what is missing for N games per pairing and seat")
-    compare.add_argument("--workers", type=int, help="worker processes (default: all cores)")
-    compare.add_argument("--seed", type=int, default=0, help="master seed of the games played (default 0)")
-    compare.add_argument("--mirrors", action="store_true", help="also top up the mirror pairings")
-    compare.add_argument(
-        "--engine",
-        choices=["auto", "reference", "cpu"],
-        default="auto",
-        help="engine for the missing games: auto (default: cpu where the kernel plays both agents), reference, "
-        "or cpu (numba kernel; edelweiss)",
-    )
-    compare.add_argument("--out", help="output directory (default compare-GAME-VARIANT)")
-    compare.add_argument("--db", help="SQLite database (default: in the user data directory)")
-    compare.set_defaults(handler=cmd_compare)
-
-    serve = commands.add_parser("serve", help="the web app: play in a browser")
+    serve = command("serve", cmd_serve, "the web app: play in a browser")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1, this machine only)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     serve.add_argument("--db", help="SQLite database of web games (default: in the user data directory)")
@@ -582,22 +646,25 @@ def build_parser() -> argparse.ArgumentParser:
         "--idle-seconds", type=float, default=600.0, help="drop a game from memory after this idle time (default 600)"
     )
     limits.add_argument("--max-sockets", type=int, default=64, help="websockets per game (default 64)")
-    serve.set_defaults(handler=cmd_serve)
 
     deck = commands.add_parser("deck", help="deck files")
     deck_commands = deck.add_subparsers(dest="deck_command", required=True)
-    validate = deck_commands.add_parser("validate", help="check a deck against the deck rules (A5, D3)")
-    validate.add_argument("game", choices=["aterial", "dreadnought"], help="which game")
-    validate.add_argument("file", help="deck file (one [[deck]] table)")
-    validate.add_argument("--cards", action="append", help="card file added to the packaged set (repeatable)")
+    validate = deck_commands.add_parser("validate", help="check a deck against the game's deck rules")
     validate.set_defaults(handler=cmd_deck_validate)
+    _game_commands(validate, _add_deck_options, lambda cls: cls.deck_files)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
     console = Console()
     try:
+        args, extra = build_parser().parse_known_args(argv)
+        if extra:
+            game = getattr(args, "game", None)
+            unknown = next((word for word in extra if word.startswith("-")), extra[0])
+            if game and unknown.startswith("-"):
+                raise UsageError(f"{unknown} is not an option of {game} (see: cardlab {args.command} {game} --help)")
+            raise UsageError(f"unrecognized arguments: {' '.join(extra)}")
         return int(args.handler(args, console))
     except CardlabError as exc:
         print(f"cardlab: error: {exc}", file=sys.stderr)

@@ -246,7 +246,9 @@ def test_kernel_top_up_plays_only_the_missing_count(tmp_path: Path, capsys, monk
     pytest.importorskip("numba")
     sizes: list[int] = []
 
-    def fake_run(config: Mapping[str, Any], agents: tuple[str, str], games: int, seed: int, engine: str) -> KernelRun:
+    def fake_run(
+        game: str, config: Mapping[str, Any], agents: tuple[str, str], games: int, seed: int, engine: str
+    ) -> KernelRun:
         sizes.append(games)
         return KernelRun([KernelGame(i % 2, "attack", 9, 20) for i in range(games)], (0.01, 0.01), (games * 10,) * 2)
 

@@ -82,7 +82,9 @@ def test_kernel_simulate_weights_both_seat_orders(capsys, monkeypatch) -> None:
     pytest.importorskip("numba")
     calls: list[tuple[tuple[str, str], int, int]] = []
 
-    def fake_run(config: Mapping[str, Any], agents: tuple[str, str], games: int, seed: int, engine: str) -> KernelRun:
+    def fake_run(
+        game: str, config: Mapping[str, Any], agents: tuple[str, str], games: int, seed: int, engine: str
+    ) -> KernelRun:
         calls.append((agents, games, seed))
         ms = {"heuristic": 2.0, "random": 0.5}
         seat_decisions = (games * 5, games * 5)

@@ -104,7 +104,9 @@ def test_the_kernel_plays_only_the_pairs_it_can(tmp_path: Path, capsys, monkeypa
     pytest.importorskip("numba")
     calls: list[tuple[tuple[str, str], int, int]] = []
 
-    def fake_run(config: Mapping[str, Any], agents: tuple[str, str], games: int, seed: int, engine: str) -> KernelRun:
+    def fake_run(
+        game: str, config: Mapping[str, Any], agents: tuple[str, str], games: int, seed: int, engine: str
+    ) -> KernelRun:
         calls.append((agents, games, seed))
         winner = 0 if agents[0] == "heuristic" else 1
         return KernelRun([KernelGame(winner, "attack", 9, 20)] * games, (0.01, 0.01), (games * 10, games * 10))

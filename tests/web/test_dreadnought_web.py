@@ -22,7 +22,6 @@ from tests.web.helpers import SEATS, VIEW_KEYS, act, create, get_view, leaked, o
 
 DREADNOUGHT = {"decks": {"P1": "ember_spark", "P2": "tide_grove"}, "casters": {"P1": None, "P2": None}, "cards": None}
 CARD_ID = re.compile(r"\b[A-Z][0-9]{2}\b")
-STATIC = Path(__file__).resolve().parents[2] / "src" / "cardlab" / "web" / "static"
 
 
 def error(response: Any, status: int) -> dict:
@@ -71,15 +70,17 @@ def test_rules_fragment_cites_the_rules(client: Any) -> None:
 
 
 def test_front_end_files_exist() -> None:
-    renderer = (STATIC / "render" / "dreadnought.js").read_text(encoding="utf-8")
+    from cardlab.games.dreadnought import Dreadnought
+
+    renderer = Dreadnought.web_assets()["render.js"].read_text(encoding="utf-8")
     assert "export function render(" in renderer and "export function actionLabel(" in renderer
     assert "innerHTML" not in renderer  # text goes in through textContent only
     from cardlab.games.dreadnought.cards import load_card_set
 
     listed = dict(re.findall(r'^  ([A-Z][0-9]{2}): \["([^"]+)"', renderer, re.MULTILINE))
     assert listed == {card.id: card.name for card in load_card_set(None).by_id.values()}, "CARDS in step with D23"
-    lobby = (STATIC / "lobby.js").read_text(encoding="utf-8")
-    assert "dreadnought: {" in lobby and "ember_spark" in lobby and "tide_grove" in lobby
+    decks = next(option for option in Dreadnought.options if option.name == "decks")  # the lobby's form field
+    assert decks.per_seat and decks.values == ("ember_spark", "tide_grove")
 
 
 def test_lobby_configs_are_accepted(client: Any) -> None:

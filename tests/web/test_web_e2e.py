@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
+from cardlab.games import game_class
 from cardlab.web.app import create_app
 from tests.web.helpers import first_mover, serve
 
@@ -25,8 +26,10 @@ pytestmark = pytest.mark.skipif(
 
 
 def test_front_end_files_exist() -> None:
-    for name in ("game.html", "game.js", "index.html", "common.js", "render/edelweiss.js", "render/aterial.js"):
+    for name in ("game.html", "game.js", "index.html", "common.js", "lobby.js"):
         assert (STATIC / name).is_file(), name
+    for game in ("edelweiss", "aterial", "dreadnought"):  # each game ships its own board and rules page
+        assert set(game_class(game).web_assets()) == {"render.js", "style.css", "rules.html"}, game
     html = (STATIC / "game.html").read_text(encoding="utf-8")
     for element in ('id="legal"', 'id="result"', 'id="log"'):
         assert element in html, element

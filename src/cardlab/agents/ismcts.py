@@ -11,12 +11,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from importlib import import_module
 from typing import Any, ClassVar
 
 from cardlab.agents.base import format_spec
 from cardlab.agents.policies import FastRollout, Policy, fast_rollout, policy_by_name
 from cardlab.core.game import Action, InfoSet, Player, State
+from cardlab.core.plugin import CompiledSearch
+from cardlab.games import game_class, game_names
 
 
 class _Node:
@@ -35,6 +36,18 @@ def _ucb(node: _Node, c: float) -> float:
     return node.reward / node.visits + c * math.sqrt(math.log(node.available) / node.visits)
 
 
+def _searchable() -> str:
+    """The registered games with a compiled search (one whose extra is missing still counts)."""
+
+    def has_search(name: str) -> bool:
+        try:
+            return game_class(name).compiled_search() is not None
+        except ImportError:
+            return True
+
+    return ", ".join(name for name in game_names() if has_search(name)) or "no game"
+
+
 class ISMCTSAgent:
     """SO-ISMCTS with a fixed iteration budget or a time budget per decision.
 
@@ -46,7 +59,7 @@ class ISMCTSAgent:
         "iterations": 1000, "time": 0.0, "c": 0.7, "rollout": "random", "backend": "python",
     }  # fmt: skip
     BACKENDS = ("python", "cpu")
-    """`python`: this module, for every game; `cpu`: the compiled search of `cardlab.fast` (Edelweiss)."""
+    """`python`: this module, for every game; `cpu`: the game's compiled search, where it has one."""
 
     def __init__(
         self,
@@ -69,7 +82,8 @@ class ISMCTSAgent:
         self.backend = backend
         params = {"iterations": iterations, "time": time, "c": c, "rollout": rollout, "backend": backend}
         self.spec = format_spec("ismcts", params, self._DEFAULTS)
-        self._compiled: Any = None  # the compiled search's buffers, made on first use
+        self._searches: dict[str, CompiledSearch] = {}
+        self._trees: dict[str, Any] = {}  # per game, the compiled search's buffers, made on first use
         self.max_seconds: float | None = None
         """A cap on thinking time per decision, whatever the budget (a server bounds its agents)."""
         self._rollouts: dict[str, tuple[Policy | None, FastRollout | None]] = {}
@@ -77,12 +91,14 @@ class ISMCTSAgent:
     def prepare(self, game_name: str) -> None:
         """Resolve the rollout policy for `game_name`; a ValueError if that game has none."""
         if self.backend == "cpu":
-            if game_name != "edelweiss":
-                raise ValueError(f"backend=cpu searches edelweiss only, not {game_name}")
-            try:
-                import_module("cardlab.fast.edelweiss_ismcts")
-            except ImportError:
-                raise ValueError("backend=cpu needs the fast extra: pip install -e '.[fast]'") from None
+            if game_name not in self._searches:
+                try:
+                    search = game_class(game_name).compiled_search()
+                except ImportError:
+                    raise ValueError("backend=cpu needs the fast extra: pip install -e '.[fast]'") from None
+                if search is None:
+                    raise ValueError(f"backend=cpu searches {_searchable()} only, not {game_name}")
+                self._searches[game_name] = search
             return
         if game_name not in self._rollouts:
             if self.rollout == "fast":  # the compiled kernel plays heuristic rollouts
@@ -115,24 +131,26 @@ class ISMCTSAgent:
         return max(tried, key=lambda action: root.children[action].visits)  # ties: the first legal
 
     def _act_compiled(self, infoset: InfoSet, rng: random.Random, seconds: float | None) -> Action:
-        """The same search compiled (`cardlab.fast.edelweiss_ismcts`), from the canonical world.
+        """The same search compiled (the game's `compiled_search()`), from the canonical world.
 
         A time budget (or a server's cap) bounds it by the clock; otherwise it runs exactly its
         iterations, so the answer is a function of the information set and the RNG only.
         """
-        from cardlab.fast.edelweiss_ismcts import TIME_CAPACITY, Tree, choose
-
+        search = self._searches[infoset.game.name]
         iterations = 0 if self.time > 0 else self.iterations  # a time budget replaces the iterations
-        if self._compiled is None:
-            self._compiled = Tree(iterations + 1 if iterations else TIME_CAPACITY)
-        action_id = choose(
+        tree = self._trees.get(infoset.game.name)
+        if tree is None:
+            tree = self._trees[infoset.game.name] = search.new_tree(
+                iterations + 1 if iterations else search.time_capacity
+            )
+        action_id = search.choose(
             infoset.canonical_world,
             iterations,
             self.c,
             self.rollout,
             rng.getrandbits(62),
             seconds or 0.0,
-            self._compiled,
+            tree,
         )
         legal = infoset.legal_actions
         chosen = next((action for action in legal if int(action) == action_id), None)  # type: ignore[call-overload]

@@ -1,24 +1,19 @@
-"""Per-game fast policies (state, rng) -> action, used by agents and as MCTS rollouts.
+"""Fast policies (state, rng) -> action, used by agents and as MCTS rollouts.
 
 A policy may read only what the player to move could know; it is given either a canonical
-world (from an InfoSet) or a sampled world, so it cannot see more even if it tried.
+world (from an InfoSet) or a sampled world, so it cannot see more even if it tried. Each game
+brings its own heuristic (`Game.heuristic()`) and, where it has one, a compiled rollout.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from importlib import import_module
 
-from cardlab.core.game import Action, State
+from cardlab.core.game import Action, Policy, State
+from cardlab.core.plugin import FastRollout
+from cardlab.games import game_class
 
-Policy = Callable[[State, random.Random], Action]
-
-_HEURISTICS = {
-    "edelweiss": "cardlab.games.edelweiss.heuristic:choose",
-    "aterial": "cardlab.games.aterial.heuristic:choose",
-    "dreadnought": "cardlab.games.dreadnought.heuristic:choose",
-}
+__all__ = ["FastRollout", "Policy", "fast_rollout", "heuristic_policy", "policy_by_name", "random_policy"]
 
 
 def random_policy(state: State, rng: random.Random) -> Action:
@@ -26,12 +21,10 @@ def random_policy(state: State, rng: random.Random) -> Action:
 
 
 def heuristic_policy(game_name: str) -> Policy:
-    """The game's documented heuristic; a clear error for a game that has none yet."""
-    try:
-        module, attr = _HEURISTICS[game_name].split(":")
-    except KeyError:
-        raise ValueError(f"no heuristic policy for {game_name!r}; available for: {', '.join(_HEURISTICS)}") from None
-    policy: Policy = getattr(import_module(module), attr)
+    """The game's documented heuristic; a clear error for a game that has none."""
+    policy = game_class(game_name).heuristic()
+    if policy is None:
+        raise ValueError(f"{game_name} has no heuristic policy")
     return policy
 
 
@@ -43,19 +36,12 @@ def policy_by_name(game_name: str, name: str) -> Policy:
     raise ValueError(f"unknown policy {name!r}; expected 'random' or 'heuristic'")
 
 
-_FAST_ROLLOUTS = {"edelweiss": "cardlab.fast.edelweiss_cpu:rollout"}
-
-FastRollout = Callable[[State, str, int], tuple[float, float]]
-
-
 def fast_rollout(game_name: str) -> FastRollout:
-    """A compiled whole-game rollout (state, policy name, seed) -> returns, where a game has one."""
+    """The game's compiled whole-game rollout (state, policy name, seed) -> returns, where it has one."""
     try:
-        module, attr = _FAST_ROLLOUTS[game_name].split(":")
-    except KeyError:
-        raise ValueError(f"no fast rollout for {game_name!r}; available for: {', '.join(_FAST_ROLLOUTS)}") from None
-    try:
-        rollout: FastRollout = getattr(import_module(module), attr)
+        rollout = game_class(game_name).fast_rollout()
     except ImportError:
         raise ValueError("rollout=fast needs the fast extra: pip install -e '.[fast]'") from None
+    if rollout is None:
+        raise ValueError(f"no fast rollout for {game_name!r}: it has no compiled kernel")
     return rollout

@@ -1,4 +1,4 @@
-"""Card and deck data files shared by the TCGs (Aterial A21.1, Dreadnought D22.1).
+"""Card and deck data files shared by the trading card games (each game's card-data rules say the fields).
 
 A card file holds only `[[cards]]` tables and a deck file exactly one `[[deck]]` table. This module reads
 them and checks what every game agrees on (file shape, unique card ids); each game checks its own fields
@@ -110,7 +110,7 @@ def require_card_id(table: DataTable, field: str = "id") -> str:
 
 
 def require_str_list(table: DataTable, field: str) -> list[str]:
-    """The non-empty list of non-empty strings in `field` (repeats allowed: Dreadnought's `cond` has them)."""
+    """The non-empty list of non-empty strings in `field` (repeats allowed: a condition may name one twice)."""
     value = _value(table, field)
     if not isinstance(value, list) or not value or not all(_is_text(item) for item in value):
         raise table.error(field, f"expected a non-empty list of non-empty strings, got {value!r}")
@@ -180,7 +180,7 @@ def load_card_tables(paths: Sequence[Path]) -> list[DataTable]:
 
 
 def load_deck_table(path: Path) -> DataTable:
-    """The one `[[deck]]` table of `path`, named in errors by its `id`, else its `name` (Dreadnought decks)."""
+    """The one `[[deck]]` table of `path`, named in errors by its `id`, else its `name` (decks without an id)."""
     decks = _only_key(path, read_toml(path), "deck", "deck")
     if len(decks) != 1:
         raise CardDataError(path, f"expected exactly one [[deck]] table, got {len(decks)}")

@@ -22,7 +22,7 @@ from typing import Any
 from cardlab.core.errors import CardlabError
 
 MAX_DEPTH = 100
-"""Deepest nesting of lists and objects accepted; a Dreadnought position, the deepest file, needs about 8."""
+"""Deepest nesting of lists and objects accepted; the deepest position files need about 8."""
 
 _TOML_POSITION = re.compile(r"\s*\((?:at line (\d+), column (\d+)|at end of document)\)$")
 _LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")

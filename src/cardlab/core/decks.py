@@ -1,22 +1,30 @@
-"""Seat decks of the deck-building games (Aterial, Dreadnought): named in the config, read once,
+"""Seat decks of the deck-building games (the trading card games): named in the config, read once,
 checked against the game's deck rules, and every failure reported against the config field to fix."""
 
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections.abc import Mapping, Sequence
 from functools import cached_property
+from importlib import import_module
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
 from cardlab.core.errors import PositionError
 from cardlab.core.game import PLAYER_NAMES
+from cardlab.core.plugin import ConfigOption
+
+CARD_FILES_OPTION = ConfigOption(
+    "cards", "card file added to the packaged set (repeatable)", repeatable=True, web=False
+)
+"""Deck-building games take extra card files on the command line; never from a browser."""
 
 DeckT = TypeVar("DeckT")
 
 
 class SeatDecks(Generic[DeckT]):
     """Mixin for a `Game` whose `config.decks` names one deck per seat (a packaged id or a file), and whose
-    config may replace part of each seat's deck (Aterial's leader, Dreadnought's caster pair)."""
+    config may replace part of each seat's deck (e.g. a leader, or a pair of casters)."""
 
     config: Any
     packaged_decks: ClassVar[tuple[str, ...]]
@@ -24,6 +32,31 @@ class SeatDecks(Generic[DeckT]):
     override_field: ClassVar[str]
     """The config field of the per-seat replacement, e.g. `config.leaders`: a deck-rule violation that only the
     replacement causes is reported there, not against the deck."""
+    cards_module: ClassVar[str]
+    """The game's card-data module: `load_card_set(files, with_sample_set=)`, `load_deck(path)`,
+    `validate_deck(deck, cards)`."""
+    deck_files: ClassVar[bool] = True
+
+    @classmethod
+    def check_deck_file(cls, path: Path, card_files: Sequence[Path]) -> tuple[str, list[tuple[str, str]]]:
+        """The deck file's (description, deck-rule violations as (rule id, reason))."""
+        data = import_module(cls.cards_module)
+        cards = data.load_card_set(list(card_files) or None, with_sample_set=True)
+        deck = data.load_deck(path)
+        problems: list[tuple[str, str]] = data.validate_deck(deck, cards)
+        return f"deck {deck.id} ({deck.name})", problems
+
+    @classmethod
+    def check_web_config(cls, config: Mapping[str, Any]) -> None:
+        """A browser may pick packaged decks only: a path would make the server open files of its choosing."""
+        if config.get("cards") is not None:
+            raise ValueError("config.cards: card files are not accepted over the web; use the packaged card set")
+        decks = config.get("decks")
+        if isinstance(decks, Mapping):
+            for seat, deck in decks.items():
+                if not isinstance(deck, str) or deck not in cls.packaged_decks:
+                    choices = ", ".join(cls.packaged_decks)
+                    raise ValueError(f"config.decks.{seat}: expected a packaged deck ({choices}), got {deck!r}")
 
     @abstractmethod
     def _read_deck(self, name: str) -> DeckT:
@@ -69,6 +102,16 @@ class SeatDecks(Generic[DeckT]):
                 raise PositionError(f"{self.override_field}.{seat_name}", f"{rule}: {message}")
             raise PositionError(where, f"{name}: {rule}: {message}")
         return deck
+
+
+def seat_decks_options(
+    options: Mapping[str, Any], defaults: tuple[str, str]
+) -> tuple[tuple[str, str], tuple[str, ...] | None]:
+    """The decks (packaged ids or files, `defaults` where unset) and card files that options name."""
+    decks = options.get("decks") or defaults
+    first, second = (deck or default for deck, default in zip(decks, defaults, strict=True))
+    cards = options.get("cards")
+    return (first, second), None if not cards else tuple(cards)
 
 
 def _exists(name: str) -> bool:

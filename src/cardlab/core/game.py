@@ -9,13 +9,22 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, ClassVar
+from importlib import import_module
+from importlib.resources.abc import Traversable
+from importlib.util import find_spec
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from cardlab.core.errors import IllegalActionError
+from cardlab.core.errors import CardlabError, IllegalActionError
 from cardlab.core.events import EventLog
+
+if TYPE_CHECKING:
+    from cardlab.core.plugin import CompiledSearch, ConfigOption, FastRollout, Kernels, Lab, OptionValue, Renderer
+    from cardlab.core.profile import GameProfile
 
 Player = int
 """Seat index: 0 is P1 (the first player), 1 is P2."""
@@ -53,10 +62,26 @@ class Outcome:
         return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
 
 
+Policy = Callable[["State", random.Random], Action]
+"""A fast policy (state, rng) -> action: a heuristic, or a rollout policy of a search."""
+
+
 class Game(ABC):
-    """Rules plus configuration; creates states and parses the game's text notations."""
+    """Rules plus configuration; creates states and parses the game's text notations.
+
+    The class also declares what every tool needs to know about the game (see
+    `cardlab.core.plugin`): nothing outside a game's own package names a game.
+    """
 
     name: ClassVar[str]
+    title: ClassVar[str]
+    """The game's full title, as reports and the web app show it."""
+    fixed_first_player: ClassVar[bool] = True
+    """Whether P1 always plays first; where the first player is decided anew each turn, seats are labels only."""
+    options: ClassVar[tuple[ConfigOption, ...]] = ()
+    """The config options, declared once for the CLI flags, the web form and `from_options`."""
+    credit: ClassVar[str] = ""
+    """One line crediting the game or its card set, printed under reports."""
     num_actions: int | None = None
     """Size of the fixed action space when the game has one (ids 0..num_actions-1)."""
 
@@ -83,6 +108,90 @@ class Game(ABC):
     @abstractmethod
     def parse_action(self, text: str) -> Action:
         """Inverse of `str(action)`; raises ValueError on unknown text."""
+
+    # -- what tools need to know about the game (defaults: the game has none of it) ------------
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, OptionValue], rng: random.Random) -> Game:
+        """The game that option values describe (CLI flags, the web form); unset options keep defaults.
+
+        `rng` draws whatever an option leaves to chance (a seat's `random` value).
+        """
+        given = sorted(name for name, value in options.items() if value is not None)
+        if given:
+            raise CardlabError(f"{cls.name} has no option {given[0]!r}")
+        return cls()
+
+    @classmethod
+    def lab(cls) -> Lab | None:
+        """The balance lab's matchups, for a game with entrants to balance."""
+        return None
+
+    @classmethod
+    def heuristic(cls) -> Policy | None:
+        """The game's documented heuristic policy, reading only what the player to move may know."""
+        return None
+
+    @classmethod
+    def fast_rollout(cls) -> FastRollout | None:
+        """A compiled whole-game rollout for searches (`rollout=fast`); ImportError without its extra."""
+        return None
+
+    @classmethod
+    def compiled_search(cls) -> CompiledSearch | None:
+        """The compiled information-set search (`backend=cpu`); ImportError without its extra."""
+        return None
+
+    @classmethod
+    def kernels(cls) -> Kernels | None:
+        """The compiled engines playing whole batches (`--engine cpu|gpu`)."""
+        return None
+
+    @classmethod
+    def renderer(cls) -> Renderer:
+        """The text renderer of the terminal client and the web app's event lines: the `render`
+        module of the game's package, else `PlainRenderer`."""
+        from cardlab.core.plugin import PlainRenderer
+
+        module = cls._own_module("render")
+        return cast("Renderer", module) if module is not None else PlainRenderer()
+
+    @classmethod
+    def web_assets(cls) -> Mapping[str, Traversable]:
+        """Files the web app serves for this game, from its package's `web/` folder: `render.js` (its
+        board; a generic one when absent), `style.css` (the board's styles), `rules.html` (its rules page)."""
+        from cardlab.core.plugin import web_assets
+
+        return web_assets(cls._package())
+
+    @classmethod
+    def profile(cls) -> GameProfile | None:
+        """The game's catalog profile (`cardlab games`): `PROFILE` of its package's `profile` module."""
+        module = cls._own_module("profile")
+        return None if module is None else cast("GameProfile", module.PROFILE)
+
+    @classmethod
+    def _package(cls) -> str:
+        return cls.__module__.rpartition(".")[0]
+
+    @classmethod
+    def _own_module(cls, name: str) -> ModuleType | None:
+        """A module of the game's own package by convention (`render`, `profile`), imported when asked for."""
+        qualified = f"{cls._package()}.{name}"
+        return import_module(qualified) if find_spec(qualified) is not None else None
+
+    deck_files: ClassVar[bool] = False
+    """Whether players build decks in deck files (`cardlab deck validate`)."""
+
+    @classmethod
+    def check_deck_file(cls, path: Path, card_files: Sequence[Path]) -> tuple[str, list[tuple[str, str]]]:
+        """A deck file's (description, deck-rule violations as (rule id, reason)); games with `deck_files`."""
+        raise CardlabError(f"{cls.name} has no deck files")
+
+    @classmethod
+    def check_web_config(cls, config: Mapping[str, Any]) -> None:
+        """Refuse (ValueError) a config a browser may not send, e.g. one naming files on the server."""
+        return None
 
 
 class State(ABC):
@@ -121,6 +230,14 @@ class State(ABC):
     @abstractmethod
     def observation(self, player: Player | None) -> dict[str, Any]:
         """What `player` may see (None: a spectator), as JSON-able data; never a hidden card."""
+
+    def open_observation(self) -> dict[str, Any]:
+        """The spectator's observation with every hand face up: what a replay shows once the game is over.
+
+        Never shown while the game runs. Games with hidden hands override it; the default is the
+        spectator's view, which hides nothing it should not.
+        """
+        return self.observation(None)
 
     @abstractmethod
     def card_zones(self) -> Mapping[str, list[int]]:

@@ -1,6 +1,7 @@
 """Conformance scenarios (E14.6): a position, actions to apply, and what to expect after.
 
-The format is game-agnostic: any registered game's position JSON can be the start.
+The format is game-agnostic: any registered game's position JSON can be the start; the caller
+hands in the registry of games (`cardlab.games.REGISTRY`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 from cardlab.core.datafile import DataFileError, read_json
 from cardlab.core.errors import CardlabError, IllegalActionError, PositionError
 from cardlab.core.game import State
-from cardlab.games import GAME_NAMES, game_class, load_position
+from cardlab.core.plugin import GameRegistry
 
 SCENARIO_KEYS = {"position", "actions", "expect", "description", "rules"}
 
@@ -35,7 +36,7 @@ class ScenarioResult:
         return f"{self.name}: pass" if self.passed else f"{self.name}: FAIL: " + "; ".join(self.problems)
 
 
-def read_scenario(path: Path) -> dict[str, Any]:
+def read_scenario(path: Path, registry: GameRegistry) -> dict[str, Any]:
     """Parse and shape-check a scenario file; errors name the line or field."""
     try:
         data = read_json(path)
@@ -59,8 +60,8 @@ def read_scenario(path: Path) -> dict[str, Any]:
         raise ScenarioError("expect: expected an object")
     position = data["position"]
     game = position.get("game") if isinstance(position, dict) else None
-    if game in GAME_NAMES:
-        allowed = (*game_class(game).position_keys, "legal")
+    if isinstance(game, str) and game in registry.names:
+        allowed = (*registry.game_class(game).position_keys, "legal")
         for key in expect:
             if key not in allowed:
                 raise ScenarioError(f"expect.{key}: unknown field (expected any of {list(allowed)})")
@@ -70,10 +71,10 @@ def read_scenario(path: Path) -> dict[str, Any]:
     return data
 
 
-def play_scenario(data: Mapping[str, Any]) -> State:
+def play_scenario(data: Mapping[str, Any], registry: GameRegistry) -> State:
     """Load the position and apply the actions; an illegal one raises naming its index."""
     try:
-        state = load_position(data["position"])
+        state = registry.load_position(data["position"])
     except PositionError as exc:
         field = exc.field if exc.field.startswith("position") else f"position.{exc.field}"
         raise ScenarioError(f"{field}: {exc.problem}") from None
@@ -125,11 +126,11 @@ def _multiset(cards: Any) -> Counter[str] | Any:
     return Counter(json.dumps(card, sort_keys=True) for card in cards)
 
 
-def run_scenario_file(path: Path) -> ScenarioResult:
+def run_scenario_file(path: Path, registry: GameRegistry) -> ScenarioResult:
     """Run one file; never raises for bad input, the problem goes into the result."""
     try:
-        data = read_scenario(path)
-        state = play_scenario(data)
+        data = read_scenario(path, registry)
+        state = play_scenario(data, registry)
     except ScenarioError as exc:
         return ScenarioResult(str(path), False, [str(exc)])
     problems = compare(data.get("expect", {}), state)

@@ -1,7 +1,7 @@
 """Play any cardlab game at the terminal against an agent, with undo, save and load.
 
-Each game contributes a `render` module with `render_board(observation)`, `event_text(event)`
-and `WINDOW_HINTS`; this loop knows nothing else about the game. A game in progress is its
+Each game's `Game.renderer()` gives `render_board(observation)`, `event_text(event)` and
+`WINDOW_HINTS`; this loop knows nothing else about the game. A game in progress is its
 config, seed and action list (the engine is deterministic), which is what `save` writes.
 """
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 from dataclasses import dataclass, field
-from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ from cardlab.core.datafile import DataFileError, read_json
 from cardlab.core.errors import CardlabError, IllegalActionError
 from cardlab.core.game import PLAYER_NAMES, Game, State, parse_player
 from cardlab.core.rng import derive_seed, make_rng
-from cardlab.games import GAME_NAMES, game_class
+from cardlab.games import game_class, game_names
 
 COMMANDS = "number or action; undo; save FILE; q to quit"
 SAVE_KEYS = ("game", "config", "seed", "seat", "vs", "actions")
@@ -75,8 +74,8 @@ class Session:
         unknown = sorted(set(data) - set(SAVE_KEYS))
         if unknown:
             raise CardlabError(f"{unknown[0]}: unknown field (expected {', '.join(SAVE_KEYS)})")
-        if data["game"] not in GAME_NAMES:
-            raise CardlabError(f"game: unknown game {data['game']!r}; known games: {', '.join(GAME_NAMES)}")
+        if data["game"] not in game_names():
+            raise CardlabError(f"game: unknown game {data['game']!r}; known games: {', '.join(game_names())}")
         game = game_class(data["game"]).from_config(data["config"])
         seed = data["seed"]
         if not isinstance(seed, int) or isinstance(seed, bool):
@@ -114,7 +113,7 @@ def play_game(game: Game, args: argparse.Namespace, console: Console) -> int:
     else:
         session = Session(game, args.seed, parse_player(args.seat), args.vs)
         state = session.game.new_state(session.seed)
-    render = import_module(f"cardlab.games.{session.game.name}.render")
+    render = session.game.renderer()
     opponent = make_agent(session.vs)
     me = session.seat
     assert state.events is not None
@@ -125,14 +124,14 @@ def play_game(game: Game, args: argparse.Namespace, console: Console) -> int:
         seen = len(state.events)
         if player != me:
             rng = make_rng(derive_seed(session.seed, "opponent", len(session.history)))
-            action = str(opponent.act(state.infoset(player), rng))
-            state.apply(action)
-            session.history.append((player, action))
+            move = str(opponent.act(state.infoset(player), rng))
+            state.apply(move)
+            session.history.append((player, move))
             continue
         view = state.observation(me)
         console.print(render.render_board(view))
         legal = state.legal_actions()
-        console.print(f"[dim]{render.WINDOW_HINTS.get(view['window'], '')}[/]")
+        console.print(f"[dim]{render.WINDOW_HINTS.get(view.get('window', ''), '')}[/]")
         for number, action in enumerate(legal, 1):
             console.print(f"  [bold]{number}[/] {action}")
         try:
@@ -153,6 +152,7 @@ def play_game(game: Game, args: argparse.Namespace, console: Console) -> int:
             session.history.append((me, str(chosen)))
         except IllegalActionError as exc:
             console.print(f"[red]{exc}[/]")
+    assert state.events is not None  # the session records them
     for event in state.events.for_player(me, seen):
         console.print(f"  · {render.event_text(event)}")
     outcome = state.outcome()

@@ -1,7 +1,7 @@
 """Balance tables: every pairing of a game's entrants, both seats, with honest statistics.
 
-Entrants are what a designer balances: Edelweiss characters, Aterial deck-and-leader
-combinations (each game's `lab` module lists them). Seats are swapped with common random
+Entrants are what a designer balances, e.g. characters or deck-and-leader combinations
+(each game's `Game.lab()` lists them). Seats are swapped with common random
 numbers: for a pairing A-B, game i with A first and
 game i with B first are dealt from the same seed, so deal luck cancels in the pair totals.
 Mirror pairings (A-A) play independent deals per seat instead (swapping would replay the
@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from importlib import import_module
 from itertools import combinations
 from typing import Any
 
+from cardlab.core.plugin import Matchups
 from cardlab.core.rng import derive_seed
+from cardlab.games import game_class
 from cardlab.sim.stats import (
     binomial_test_two_sided,
     bootstrap_bradley_terry,
@@ -32,19 +33,6 @@ from cardlab.store.games_db import StoredGame
 ALPHA = 0.05
 DRAW = -1
 """Stored as the winner of a drawn game (A15.5): it counts as a game for both, a win for neither."""
-
-
-@dataclass(frozen=True)
-class Matchups:
-    """What a game's balance table pairs up, and the config that seats two entrants."""
-
-    game: str
-    variant: str  # what reports group by: the Edelweiss standard, the Aterial card pool
-    entrants: tuple[str, ...]
-    kind: str  # "characters", "entrants": the word tables and summary.json use
-    config: Callable[[str, str], dict[str, Any]]  # (first player's entrant, second's) -> config JSON
-    strong_agent: str | None = None
-    """The cheapest agent whose table agrees with converged strong play (docs/balance.md), if any."""
 
 
 FALLBACK_AGENT = "heuristic"
@@ -73,13 +61,11 @@ def default_agent(matchups: Matchups) -> tuple[str, str | None]:
 
 
 def matchups_for(game: str, variant: str | None) -> Matchups:
-    """The game's own matchups (its `lab` module); `variant` None means the game's default."""
-    try:
-        module = import_module(f"cardlab.games.{game}.lab")
-    except ModuleNotFoundError:
-        raise ValueError(f"no balance matchups for game {game!r}") from None
-    matchups: Matchups = module.matchups(variant)
-    return matchups
+    """The game's own matchups (its `Game.lab()`); `variant` None means the game's default."""
+    lab = game_class(game).lab()
+    if lab is None:
+        raise ValueError(f"no balance matchups for game {game!r}")
+    return lab.matchups(variant)
 
 
 @dataclass(frozen=True)
@@ -157,7 +143,9 @@ def kernel_balance(
         for seat, (first, second) in enumerate(((a, b), (b, a))):
             labels = (f"balance-{engine}", m.variant, cell, start) + ((seat,) if a == b else ())
             seed = derive_seed(setup.seed, *labels)
-            for i, game in enumerate(kernel_games(m.config(first, second), (setup.agent,) * 2, new, seed, engine)):
+            for i, game in enumerate(
+                kernel_games(m.game, m.config(first, second), (setup.agent,) * 2, new, seed, engine)
+            ):
                 stored.append(
                     StoredGame(
                         game=m.game,
@@ -266,9 +254,7 @@ def summarize(
     strengths = bradley_terry(pairwise, players) if players else {}
     intervals = bootstrap_bradley_terry(outcomes, players, resamples=bootstrap) if players else {}
 
-    summary: dict[str, Any] = {"game": matchups.game, "variant": matchups.variant}
-    if matchups.game == "edelweiss":
-        summary["standard"] = matchups.variant
+    summary: dict[str, Any] = {"game": matchups.game, "variant": matchups.variant, **matchups.summary_fields}
     summary |= {
         "agent": agent,
         "games_per_cell": min((counts[1] for counts in cells.values()), default=0),

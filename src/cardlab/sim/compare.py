@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from cardlab.core.errors import CardlabError
-from cardlab.sim.balance import BalanceSetup, Matchups, balance_tasks, kernel_balance, pairings, stored_game
-from cardlab.sim.report import embedded_png, html_page
+from cardlab.core.plugin import Matchups
+from cardlab.sim.balance import BalanceSetup, balance_tasks, kernel_balance, pairings, stored_game
+from cardlab.sim.report import embedded_png, html_page, seat_words
 from cardlab.sim.stats import holm_adjusted, holm_bonferroni, newcombe_interval, two_proportion_z_test
 from cardlab.sim.tournament import GameTask, TaskResult
 from cardlab.store.games_db import GamesDB, StoredGame
@@ -97,18 +98,18 @@ def compare_tables(
     cells: list[dict[str, Any]] = []
     unmatched = []
     for a, b in pairings(matchups.entrants, True):
-        cell = f"{a}-{b}"
+        pairing = f"{a}-{b}"
         for seat in (0, 1):
-            wins_a, played_a = counts_a.get((cell, seat), [0, 0])
-            wins_b, played_b = counts_b.get((cell, seat), [0, 0])
+            wins_a, played_a = counts_a.get((pairing, seat), [0, 0])
+            wins_b, played_b = counts_b.get((pairing, seat), [0, 0])
             if not played_a or not played_b:
                 if played_a or played_b:
-                    unmatched.append({"pairing": cell, "seat": seat, "a_games": played_a, "b_games": played_b})
+                    unmatched.append({"pairing": pairing, "seat": seat, "a_games": played_a, "b_games": played_b})
                 continue
             a_rate, b_rate = wins_a / played_a, wins_b / played_b
             cells.append(
                 {
-                    "pairing": cell,
+                    "pairing": pairing,
                     "seat": seat,
                     "p1": a if seat == 0 else b,
                     "p2": b if seat == 0 else a,
@@ -128,9 +129,7 @@ def compare_tables(
         cell["p_holm"], cell["significant"] = adjusted, rejected
     significant = sum(cell["significant"] for cell in cells)
     largest = max(cells, key=lambda cell: abs(cell["diff"]), default=None)
-    summary: dict[str, Any] = {"game": matchups.game, "variant": matchups.variant}
-    if matchups.game == "edelweiss":
-        summary["standard"] = matchups.variant
+    summary: dict[str, Any] = {"game": matchups.game, "variant": matchups.variant, **matchups.summary_fields}
     return summary | {
         "agents": list(agents),
         "kind": matchups.kind,
@@ -185,9 +184,7 @@ def validation_for(db: GamesDB, game: str, variant: str, agent: str) -> dict[str
 
 
 def _seat_name(game: str, seat: int) -> str:
-    if game == "dreadnought":  # no first player: speed decides it every turn (D6)
-        return ("in P1", "in P2")[seat]
-    return ("first", "second")[seat]
+    return seat_words(game).cell[seat]
 
 
 def _label(summary: Mapping[str, Any], cell: Mapping[str, Any]) -> str:

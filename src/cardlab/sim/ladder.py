@@ -86,15 +86,17 @@ def ladder_tasks(
     ]
 
 
-def kernel_pair(config: Mapping[str, Any], pair: tuple[str, str], games: int, seed: int, engine: str) -> HeadToHead:
+def kernel_pair(
+    game: str, config: Mapping[str, Any], pair: tuple[str, str], games: int, seed: int, engine: str
+) -> HeadToHead:
     """One pair in the kernel: (games + 1) // 2 deals with pair[0] as P1, games // 2 of the same deals swapped."""
     from cardlab.sim import engines
 
     tally = HeadToHead(pair, engine)
     batch = derive_seed(seed, f"ladder-{engine}")
-    tally.add_kernel_run(engines.kernel_run(config, pair, (games + 1) // 2, batch, engine), False)
+    tally.add_kernel_run(engines.kernel_run(game, config, pair, (games + 1) // 2, batch, engine), False)
     if games > 1:
-        tally.add_kernel_run(engines.kernel_run(config, (pair[1], pair[0]), games // 2, batch, engine), True)
+        tally.add_kernel_run(engines.kernel_run(game, config, (pair[1], pair[0]), games // 2, batch, engine), True)
     return tally
 
 
@@ -116,7 +118,7 @@ def play_ladder(
     tallies = {pair: HeadToHead(pair) for pair in pairs}
     for pair in pairs:
         if pair in in_kernel:
-            tallies[pair] = kernel_pair(config, pair, games, seed, engine)
+            tallies[pair] = kernel_pair(game, config, pair, games, seed, engine)
     reference = [pair for pair in pairs if pair not in in_kernel]
     for result in run(ladder_tasks(game, config, reference, games, seed)):
         tallies[result.task.labels["pair"]].add_record(result.record, result.task.labels["swapped"])

@@ -7,17 +7,37 @@ import csv
 import html
 import json
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cardlab.games import game_class
 from cardlab.store.games_db import StoredGame
 
-GAME_TITLES = {"edelweiss": "Arcana Fight! Edelweiss", "aterial": "Soukoku no Aterial", "dreadnought": "Dreadnought"}
-CREDITS = {
-    "edelweiss": "Game mechanics based on Arcana Fight! Edelweiss.",
-    "aterial": "Original sample card set.",
-    "dreadnought": "Original sample card set.",
-}
+
+@dataclass(frozen=True)
+class SeatWords:
+    """How tables name the seats: by playing order, or only P1/P2 in a game whose first player is
+    decided anew each turn (`Game.fixed_first_player`)."""
+
+    as_first: str
+    as_second: str
+    heading: str
+    short: tuple[str, str]
+    cell: tuple[str, str]
+
+
+_ORDERED = SeatWords("as first player", "as second player", "First player", ("A as first", "A as second"),
+                     ("first", "second"))  # fmt: skip
+_LABELS = SeatWords("in seat P1", "in seat P2", "Seat P1", ("A in P1", "A in P2"), ("in P1", "in P2"))
+
+
+def seat_words(game: str) -> SeatWords:
+    return _ORDERED if game_class(game).fixed_first_player else _LABELS
+
+
+def game_title(game: str) -> str:
+    return game_class(game).title
 
 
 def write_results_csv(games: Iterable[StoredGame], path: Path) -> None:
@@ -63,8 +83,8 @@ def write_summary_json(summary: dict[str, Any], path: Path) -> None:
 
 
 def report_title(summary: dict[str, Any]) -> str:
-    """What a balance table is of, naming the agent that played it: e.g. "… Edelweiss symbolic — agent heuristic"."""
-    return f"{GAME_TITLES.get(summary['game'], summary['game'])} {summary['variant']} — agent {summary['agent']}"
+    """What a balance table is of, naming the agent that played it: "<title> <variant> — agent <spec>"."""
+    return f"{game_title(summary['game'])} {summary['variant']} — agent {summary['agent']}"
 
 
 def validation_line(summary: dict[str, Any]) -> str:
@@ -160,10 +180,11 @@ def write_report_html(summary: dict[str, Any], heatmap: Path | None, path: Path)
         for char, c in summary[summary["kind"]].items()
     )
     first = summary["first_player"]
-    as_first, as_second, first_word = _seat_words(summary["game"])
+    words = seat_words(summary["game"])
+    as_first, as_second, first_word = words.as_first, words.as_second, words.heading
     sig = summary["significance"]
-    title = GAME_TITLES.get(summary["game"], summary["game"])
-    credit = CREDITS.get(summary["game"], "")
+    title = game_title(summary["game"])
+    credit = game_class(summary["game"]).credit
     image = embedded_png(heatmap, "win-rate heatmap")
     body = f"""<h1>{esc(report_title(summary))}</h1>
 <p class="validation"><b>Agent {esc(summary["agent"])}: {esc(validation_line(summary))}.</b></p>
@@ -186,21 +207,14 @@ two-sided binomial p = {first["p_value"]:.3g}.</p>
     path.write_text(html_page(f"{title} balance: {summary['variant']}, {summary['agent']}", body))
 
 
-def _seat_words(game: str) -> tuple[str, str, str]:
-    """How tables name the seats: Dreadnought has no first player (speed decides it each turn, D6), only P1/P2."""
-    if game == "dreadnought":
-        return "in seat P1", "in seat P2", "Seat P1"
-    return "as first player", "as second player", "First player"
-
-
 def print_balance(summary: dict[str, Any], console: Any) -> None:
     """The designer's layout on the terminal, then first player, characters and significance."""
     from rich.table import Table
 
     n = summary["games_per_cell"]
     table = Table(title=f"{report_title(summary)} · {n} games per pairing and seat")
-    first_word = _seat_words(summary["game"])[2]
-    short = ("A in P1", "A in P2") if summary["game"] == "dreadnought" else ("A as first", "A as second")
+    words = seat_words(summary["game"])
+    first_word, short = words.heading, words.short
     for column in ("pairing", short[0], "95% CI", short[1], "95% CI"):
         table.add_column(column, justify="left" if column == "pairing" else "right")
     for p in summary["pairings"] + summary["mirrors"]:

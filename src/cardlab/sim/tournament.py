@@ -18,7 +18,7 @@ from typing import Any
 
 from cardlab.agents import Agent, make_agent
 from cardlab.core.game import Game
-from cardlab.games import game_class
+from cardlab.games import REGISTRY, game_class, install
 from cardlab.sim.match import GameRecord, play_match
 
 
@@ -73,7 +73,10 @@ def run_tasks(
         return
     chunksize = max(1, min(64, len(tasks) // (workers * 8)))
     # forkserver, not fork: forking a process that runs threads (JAX, numba) can deadlock.
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("forkserver")) as pool:
+    # Games registered at run time (e.g. a plugin outside cardlab) are registered in every worker too.
+    context = multiprocessing.get_context("forkserver")
+    extra = REGISTRY.extra()
+    with ProcessPoolExecutor(workers, context, initializer=install, initargs=(extra,)) as pool:
         yield from _tap(pool.map(run_task, tasks, chunksize=chunksize), on_result)
 
 

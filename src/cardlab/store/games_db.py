@@ -143,7 +143,8 @@ class GamesDB:
             query += " AND ? IN (agent_a, agent_b)"
             params += (agent,)
         rows = self._conn.execute(query + " ORDER BY created DESC, id DESC", params).fetchall()
-        return [StoredComparison(*row[:6], json.loads(row[6])) for row in rows]
+        return [StoredComparison(int(id_), game, variant, a, b, created, json.loads(summary))
+                for id_, game, variant, a, b, created, summary in rows]  # fmt: skip
 
     def games(self, game: str, variant: str, agents: str) -> Iterator[StoredGame]:
         """All stored games of one game/variant/agent setting, in a stable order."""

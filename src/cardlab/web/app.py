@@ -11,6 +11,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -20,16 +21,23 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
-from cardlab.games import GAME_NAMES
+from cardlab.games import game_class, game_names
 from cardlab.store.play_db import PlayDB
-from cardlab.web.manager import GAME_TITLES, GameManager, Rejected, ServerLimits
+from cardlab.web.manager import GameManager, Rejected, ServerLimits
 
 MAX_BODY = 16 * 1024
 """Request bodies above this size are refused (413) before they are read."""
 
 AGENT_CHOICES = ["random", "heuristic", "ismcts:iterations=200:rollout=heuristic"]
 SEARCH_CHOICE = "ismcts:iterations=1000:backend=cpu"
-"""The compiled search: Edelweiss only, and only where the fast extra is installed."""
+"""The compiled search: for games that have one, where the fast extra is installed."""
+
+
+def _asset(game: str, name: str) -> Traversable | None:
+    """A registered game's web file, or None."""
+    if game not in game_names():
+        return None
+    return game_class(game).web_assets().get(name)
 
 
 def agent_choices(game: str) -> list[str]:
@@ -54,6 +62,8 @@ _log = logging.getLogger("cardlab.web")
 class NewGame(BaseModel):
     game: str
     config: dict[str, Any] | None = None
+    options: dict[str, Any] | None = None
+    """Values of the game's declared options (as /api/meta lists them), instead of a config."""
     seats: dict[str, str]
     seed: int | None = Field(default=None, ge=0, lt=2**63)
 
@@ -117,7 +127,6 @@ def create_app(db_path: Path | str, agent_delay: float = 0.6, limits: ServerLimi
     app = FastAPI(title="cardlab", description="Play cardlab games against the AI or a friend.", lifespan=lifespan)
     app.state.manager = manager
     static = Path(str(_WEB.joinpath("static")))
-    app.mount("/static", StaticFiles(directory=static), name="static")
 
     @app.middleware("http")
     async def limit_body(request: Request, call_next: Any) -> Response:
@@ -155,12 +164,16 @@ def create_app(db_path: Path | str, agent_delay: float = 0.6, limits: ServerLimi
 
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
-        games = {name: {"title": GAME_TITLES.get(name, name), "agents": agent_choices(name)} for name in GAME_NAMES}
+        games = {}
+        for name in game_names():
+            cls = game_class(name)
+            options = [option.to_json() for option in cls.options if option.web]
+            games[name] = {"title": cls.title, "agents": agent_choices(name), "options": options}
         return {"games": games, "agents": AGENT_CHOICES}
 
     @app.post("/api/games", status_code=201)
     async def create_game(body: NewGame) -> dict[str, Any]:
-        created = manager.create(body.game, body.config, body.seats, body.seed)
+        created = manager.create(body.game, body.config, body.seats, body.seed, options=body.options)
         manager.get(created["id"])  # load it now, so that an agent holding the first move starts playing
         return created
 
@@ -195,9 +208,24 @@ def create_app(db_path: Path | str, agent_delay: float = 0.6, limits: ServerLimi
 
     @app.get("/api/rules/{game}", response_class=HTMLResponse)
     async def rules_fragment(game: str) -> str:
-        if game not in GAME_NAMES:
+        page = _asset(game, "rules.html")
+        if page is None:
             raise Rejected(404, f"no rules page for {game!r}")
-        return _WEB.joinpath("rules", f"{game}.html").read_text(encoding="utf-8")
+        return page.read_text(encoding="utf-8")
+
+    @app.get("/static/render/{game}.js", include_in_schema=False)
+    def game_renderer(game: str) -> Response:
+        """The game's own board renderer (its package's web/render.js); 404: the page uses a generic one."""
+        script = _asset(game, "render.js")
+        if script is None:
+            raise Rejected(404, f"no renderer for {game!r}")
+        return Response(script.read_text(encoding="utf-8"), media_type="text/javascript")
+
+    @app.get("/static/render/{game}.css", include_in_schema=False)
+    def game_styles(game: str) -> Response:
+        """The game's board styles (web/style.css); empty for a game without its own."""
+        styles = _asset(game, "style.css")
+        return Response("" if styles is None else styles.read_text(encoding="utf-8"), media_type="text/css")
 
     @app.websocket("/ws/games/{game_id}")
     async def watch(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
@@ -248,4 +276,5 @@ def create_app(db_path: Path | str, agent_delay: float = 0.6, limits: ServerLimi
     def rules_page(game: str) -> FileResponse:
         return page("rules.html")
 
+    app.mount("/static", StaticFiles(directory=static), name="static")  # after the routes: they come first
     return app

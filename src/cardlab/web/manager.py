@@ -19,18 +19,17 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from importlib import import_module
 from typing import Any
 
 from cardlab.agents import Agent, AgentSpecError, cap_thinking, make_agent, parse_spec
 from cardlab.core.errors import CardlabError
 from cardlab.core.game import PLAYER_NAMES, Game, Player, State, parse_player
+from cardlab.core.plugin import Renderer
 from cardlab.core.rng import derive_seed, make_rng
-from cardlab.games import GAME_NAMES, game_class
+from cardlab.games import game_class, game_names
 from cardlab.store.play_db import PlayDB
 
 HUMAN = "human"
-GAME_TITLES = {"edelweiss": "Arcana Fight! Edelweiss", "aterial": "Soukoku no Aterial", "dreadnought": "Dreadnought"}
 
 
 class Rejected(Exception):
@@ -102,23 +101,28 @@ class LiveGame:
         return bool(self.subscribers) or self.lock.locked() or thinking
 
 
-def _renderer(game: str) -> Any:
-    return import_module(f"cardlab.games.{game}.render")
+def _web_game(cls: type[Game], config: Mapping[str, Any] | None, options: Mapping[str, Any] | None, seed: int) -> Game:
+    """The game a browser asked for, by config JSON or by the values of the game's declared options.
 
-
-def _check_no_files(game: str, config: Mapping[str, Any] | None) -> None:
-    """A browser may pick packaged decks only: a path would make the server open files of its choosing."""
-    if not isinstance(config, Mapping) or game == "edelweiss":
-        return
-    if config.get("cards") is not None:
-        raise Rejected(422, "config.cards: card files are not accepted over the web; use the packaged card set")
-    decks = config.get("decks")
-    if isinstance(decks, Mapping):
-        packaged = import_module(f"cardlab.games.{game}.cards").PACKAGED_DECKS
-        for seat, deck in decks.items():
-            if not isinstance(deck, str) or deck not in packaged:
-                choices = ", ".join(packaged)
-                raise Rejected(422, f"config.decks.{seat}: expected a packaged deck ({choices}), got {deck!r}")
+    A browser may choose only what the game offers it: no option that names files, no value off the
+    listed choices, no config naming a file on the server.
+    """
+    if options is not None:
+        if config is not None:
+            raise Rejected(422, "give config or options, not both")
+        if not isinstance(options, Mapping):
+            raise Rejected(422, "options: expected an object")
+        declared = {option.name: option for option in cls.options if option.web}
+        unknown = sorted(str(name) for name in options if name not in declared)
+        if unknown:
+            raise Rejected(422, f"options.{unknown[0]}: not an option of {cls.name}; options: {sorted(declared)}")
+        values = {name: option.check_web(options.get(name)) for name, option in declared.items()}
+        return cls.from_options(values, make_rng(derive_seed(seed, "options")))
+    if not config:
+        return cls()
+    if isinstance(config, Mapping):
+        cls.check_web_config(config)
+    return cls.from_config(config)
 
 
 def rematch_token(token: str, rematch_id: str) -> str:
@@ -167,13 +171,15 @@ class GameManager:
         seed: int | None = None,
         *,
         with_tokens: bool = True,
+        options: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
-        """A new game; returns its id, each human seat's token and link, and the spectator link.
+        """A new game, by config JSON or by option values; returns its id, each human seat's token and
+        link, and the spectator link.
 
         Without tokens the seats are claimed later, one by one (`db.add_token`), as in a rematch.
         """
-        if not isinstance(game, str) or game not in GAME_NAMES:
-            raise Rejected(422, f"unknown game {game!r}; known games: {list(GAME_NAMES)}")
+        if not isinstance(game, str) or game not in game_names():
+            raise Rejected(422, f"unknown game {game!r}; known games: {list(game_names())}")
         if not isinstance(seats, Mapping) or set(seats) != set(PLAYER_NAMES):
             raise Rejected(422, 'seats must be {"P1": "human" | agent spec, "P2": ...}')
         for seat, who in seats.items():
@@ -181,13 +187,13 @@ class GameManager:
                 raise Rejected(422, f"seats.{seat} must be a string")
             if who != HUMAN:
                 self._check_agent(game, seat, who)
-        _check_no_files(game, config)
+        seed = secrets.randbits(62) if seed is None else int(seed)
         try:
-            built = game_class(game).from_config(config or {}) if config else game_class(game)()
-            seed = secrets.randbits(62) if seed is None else int(seed)
+            built = _web_game(game_class(game), config, options, seed)
             built.new_state(seed, record_events=False)  # rejects a bad config before anything is stored
         except (CardlabError, ValueError, TypeError) as exc:
-            raise Rejected(422, f"config: {exc}") from None
+            text = str(exc)
+            raise Rejected(422, text if text.startswith(("config", "options")) else f"config: {text}") from None
         game_id = secrets.token_urlsafe(9)
         humans = [seat for seat, who in seats.items() if who == HUMAN and with_tokens]
         tokens = {seat: secrets.token_urlsafe(18) for seat in humans}
@@ -272,7 +278,7 @@ class GameManager:
         state = live.state
         player = None if seat is None else parse_player(seat)
         observation = state.observation(player)
-        render = _renderer(live.game.name)
+        render = live.game.renderer()
         assert state.events is not None
         events = [dict(event, text=render.event_text(event)) for event in state.events.for_player(player)]
         to_move = state.current_player()
@@ -280,14 +286,14 @@ class GameManager:
         return {
             "id": live.id,
             "game": live.game.name,
-            "title": GAME_TITLES.get(live.game.name, live.game.name),
+            "title": live.game.title,
             "seat": seat,
             "seats": live.seats,
             "status": "over" if outcome else "running",
             "version": len(live.actions),
             "observation": observation,
             "legal": [str(a) for a in state.legal_actions()] if player is not None and to_move == player else [],
-            "hint": render.WINDOW_HINTS.get(observation["window"], ""),
+            "hint": render.WINDOW_HINTS.get(observation.get("window", ""), ""),
             "events": events,
             "result": None
             if outcome is None
@@ -334,9 +340,10 @@ class GameManager:
             legal = [str(a) for a in state.legal_actions()]
             if version is not None and version != len(live.actions):
                 raise Rejected(409, f"stale version {version}: the game is at version {len(live.actions)}", legal)
-            if state.current_player() is None:
+            to_move = state.current_player()
+            if to_move is None:
                 raise Rejected(409, "the game is over", [])
-            if PLAYER_NAMES[state.current_player()] != seat:
+            if PLAYER_NAMES[to_move] != seat:
                 raise Rejected(409, f"it is not {seat}'s turn", [])
             if not isinstance(action, str) or action not in legal:
                 raise Rejected(409, f"illegal action {action!r}", legal)
@@ -444,7 +451,7 @@ def _build_replay(
     never saw (a placed caster, a mulligan); the frame's events carry its public part.
     """
     state = game.new_state(seed, record_events=True)
-    render = _renderer(game.name)
+    render = game.renderer()
     frames = [_frame(state, None, None, 0, player, full, render)]
     for action in actions:
         actor = state.current_player()
@@ -455,14 +462,16 @@ def _build_replay(
 
 
 def _frame(
-    state: State, action: str | None, actor: int | None, seen: int, player: Player | None, full: bool, render: Any
+    state: State,
+    action: str | None,
+    actor: int | None,
+    seen: int,
+    player: Player | None,
+    full: bool,
+    render: Renderer,
 ) -> dict[str, Any]:
-    observation = state.observation(player if not full else None)
-    if full:  # after the end nothing is secret any more: show both hands
-        for p, seat in enumerate(PLAYER_NAMES):
-            observation["players"][seat]["hand"] = state.observation(p)["players"][seat]["hand"]
-            if "hand_complete" in observation["players"][seat]:
-                observation["players"][seat]["hand_complete"] = True
+    # after the end nothing is secret any more: a full replay shows both hands
+    observation = state.open_observation() if full else state.observation(player)
     assert state.events is not None
     events = list(state.events)[seen:]
     views = [event.view(event.secret_to if full else player) for event in events]

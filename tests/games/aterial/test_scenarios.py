@@ -14,6 +14,7 @@ import pytest
 
 from cardlab.cli import main
 from cardlab.core.scenario import read_scenario, run_scenario_file
+from cardlab.games import REGISTRY
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
 RULE_ID = re.compile(r"^(A\d+(\.\d+)?|R\d+)$")
@@ -30,7 +31,7 @@ def test_worked_examples_are_all_present() -> None:
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda path: path.stem)
 def test_scenario_names_its_rules(path: Path) -> None:
-    data = read_scenario(path)
+    data = read_scenario(path, REGISTRY)
     assert data["position"]["game"] == "aterial"
     assert data["description"]
     assert data["rules"] and all(RULE_ID.match(rule) for rule in data["rules"]), data["rules"]
@@ -39,7 +40,7 @@ def test_scenario_names_its_rules(path: Path) -> None:
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda path: path.stem)
 def test_scenario_passes(path: Path) -> None:
-    result = run_scenario_file(path)
+    result = run_scenario_file(path, REGISTRY)
     assert result.passed, result.line()
 
 

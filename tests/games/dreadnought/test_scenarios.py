@@ -15,6 +15,7 @@ import pytest
 
 from cardlab.cli import main
 from cardlab.core.scenario import read_scenario, run_scenario_file
+from cardlab.games import REGISTRY
 from cardlab.games.dreadnought.cards import EFFECT_PARAMS, STATIC_EFFECT_PARAMS
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
@@ -38,12 +39,12 @@ def test_every_effect_and_static_has_a_scenario():
         found = [path for path in SCENARIOS if path.stem.startswith(prefix)]
         assert found, f"no scenario for {prefix[:-1]}"
         rule = "D22.2" if prefix.startswith("d22_2") else "D22.3"
-        assert all(rule in read_scenario(path)["rules"] for path in found), prefix
+        assert all(rule in read_scenario(path, REGISTRY)["rules"] for path in found), prefix
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda path: path.stem)
 def test_scenario_names_its_rules(path: Path) -> None:
-    data = read_scenario(path)
+    data = read_scenario(path, REGISTRY)
     assert data["position"]["game"] == "dreadnought"
     assert data["description"]
     assert data["rules"] and all(RULE_ID.match(rule) for rule in data["rules"]), data["rules"]
@@ -55,7 +56,7 @@ def test_scenario_names_its_rules(path: Path) -> None:
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda path: path.stem)
 def test_scenario_passes(path: Path) -> None:
-    result = run_scenario_file(path)
+    result = run_scenario_file(path, REGISTRY)
     assert result.passed, result.line()
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from cardlab.cli import main
 from cardlab.core.scenario import run_scenario_file
+from cardlab.games import REGISTRY
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
 
@@ -20,7 +21,7 @@ def test_worked_examples_are_all_present() -> None:
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda path: path.stem)
 def test_scenario_passes(path: Path) -> None:
-    result = run_scenario_file(path)
+    result = run_scenario_file(path, REGISTRY)
     assert result.passed, result.line()
 
 

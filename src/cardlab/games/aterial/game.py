@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from cardlab.core.actions import IndexedAction
 from cardlab.core.carddata import CardDataError
-from cardlab.core.decks import SeatDecks
+from cardlab.core.decks import CARD_FILES_OPTION, SeatDecks, seat_decks_options
 from cardlab.core.errors import PositionError
-from cardlab.core.game import PLAYER_NAMES, Game, parse_player
+from cardlab.core.game import PLAYER_NAMES, Game, Policy, parse_player
+from cardlab.core.plugin import Choice, ConfigOption, Lab, OptionValue, seat_values
 from cardlab.core.rng import make_rng
 from cardlab.games.aterial.actions import ACTIVATED_KEYS, HAND_KEYS, build_actions
 from cardlab.games.aterial.board import LEADER_START
 from cardlab.games.aterial.cards import (
     PACKAGED_DECKS,
     Ability,
+    CardDef,
     CardSet,
     Deck,
     load_card_set,
@@ -78,6 +81,41 @@ class Aterial(SeatDecks[Deck], Game):
     """Soukoku no Aterial for one configuration; the action space follows the card set."""
 
     name = "aterial"
+    title = "Soukoku no Aterial"
+    credit = "Original sample card set."
+    options = (
+        ConfigOption(
+            "decks",
+            "P1,P2 decks (A5): packaged ids or deck files; default D1,D2",
+            (Choice("D1", "D1 Vanguard of Dawn"), Choice("D2", "D2 Ashfang Pack")),
+            open_choices=True,
+            per_seat=True,
+            default="D1,D2",
+            example="D1,D2",
+        ),
+        ConfigOption(
+            "leaders",
+            "P1,P2 leader ids replacing the decks' own (A5.4), e.g. L02,L05",
+            (
+                Choice("L01", "L01 Marshal Odette Renn"),
+                Choice("L02", "L02 Warden-Seraph Calyx"),
+                Choice("L03", "L03 Duke Morvane"),
+                Choice("L04", "L04 Matriarch Greytusk"),
+                Choice("L05", "L05 Foundry Mind KR-7"),
+            ),
+            open_choices=True,
+            per_seat=True,
+            optional=True,
+            example="L01,L04",
+        ),
+        ConfigOption(
+            "first",
+            "who plays first (A6.2; default: drawn from the seed)",
+            (Choice("P1"), Choice("P2")),
+            optional=True,
+        ),
+        CARD_FILES_OPTION,
+    )
     position_keys = (
         "game",
         "config",
@@ -97,6 +135,7 @@ class Aterial(SeatDecks[Deck], Game):
 
     packaged_decks = PACKAGED_DECKS
     override_field = "config.leaders"
+    cards_module = "cardlab.games.aterial.cards"
 
     def __init__(self, config: AterialConfig | None = None) -> None:
         self.config = config or AterialConfig()
@@ -134,6 +173,26 @@ class Aterial(SeatDecks[Deck], Game):
     def from_config(cls, data: Mapping[str, Any]) -> Aterial:
         return cls(AterialConfig.from_json(data))
 
+    @classmethod
+    def from_options(cls, options: Mapping[str, OptionValue], rng: random.Random) -> Aterial:
+        decks, cards = seat_decks_options(options, ("D1", "D2"))
+        first = options.get("first")
+        return cls(
+            AterialConfig(decks, seat_values(options.get("leaders")), None if first is None else str(first), cards)
+        )
+
+    @classmethod
+    def lab(cls) -> Lab:
+        from cardlab.games.aterial.lab import matchups
+
+        return Lab(matchups)
+
+    @classmethod
+    def heuristic(cls) -> Policy:
+        from cardlab.games.aterial.heuristic import choose
+
+        return cast("Policy", choose)  # called with this game's states only
+
     def config_json(self) -> dict[str, Any]:
         return self.config.to_json()
 
@@ -151,7 +210,10 @@ class Aterial(SeatDecks[Deck], Game):
         """A6: shuffle both decks, pick the first player, deal 5 each, then the mulligan decisions."""
         rng = make_rng(seed)
         decks = self.decks
-        cards, owner, leaders, piles = [], [], [], []
+        cards: list[CardDef] = []
+        owner: list[int] = []
+        leaders: list[int] = []
+        piles: list[list[int]] = []
         for seat, deck in enumerate(decks):
             leaders.append(len(cards))
             cards.append(self.card_set[deck.leader])

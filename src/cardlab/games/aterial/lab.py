@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardlab.core.plugin import Matchups
 from cardlab.games.aterial.cards import PACKAGED_DECKS, load_card_set
-from cardlab.sim.balance import Matchups
 
 
 def entrants() -> tuple[str, ...]:

@@ -192,6 +192,21 @@ class Effect:
     def __hash__(self) -> int:
         return hash((self.name, tuple(self.args.items())))
 
+    def number(self, key: str) -> int:
+        """An integer parameter (`amount`, `n`, `count`, `steps`: D22.2, D22.3)."""
+        value = self.args[key]
+        if not isinstance(value, int):
+            raise TypeError(f"{self.name}: {key} is not an integer")
+        return value
+
+    @property
+    def statics(self) -> tuple[Effect, ...]:
+        """The static effects an `attach` gives its host (D14.5); empty for every other effect."""
+        value = self.args.get("statics", ())
+        if not isinstance(value, tuple):
+            raise TypeError(f"{self.name}: statics is not a list of effects")
+        return value
+
     def __str__(self) -> str:
         """The canonical effect string, as the sample set writes it."""
         return f"{self.name}({', '.join(f'{key}={_show_arg(value)}' for key, value in self.args.items())})"

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from cardlab.core.actions import IndexedAction
 from cardlab.core.carddata import CardDataError
-from cardlab.core.decks import SeatDecks
-from cardlab.core.errors import PositionError
-from cardlab.core.game import PLAYER_NAMES, Game
+from cardlab.core.decks import CARD_FILES_OPTION, SeatDecks, seat_decks_options
+from cardlab.core.errors import CardlabError, PositionError
+from cardlab.core.game import PLAYER_NAMES, Game, Policy
+from cardlab.core.plugin import Choice, ConfigOption, Lab, OptionValue, seat_values
 from cardlab.core.rng import make_rng
-from cardlab.games.dreadnought.actions import AREAS, CARD_VERBS, SOURCE_VERBS, build_actions
+from cardlab.games.dreadnought.actions import Decoded, build_actions
 from cardlab.games.dreadnought.cards import (
     PACKAGED_DECKS,
     Ability,
@@ -77,14 +79,46 @@ class DreadnoughtConfig:
         cards = data.get("cards")
         if cards is not None and (not isinstance(cards, list) or not all(isinstance(c, str) for c in cards)):
             raise PositionError("config.cards", "expected null or a list of card file paths")
-        pairs = tuple(None if casters[seat] is None else (casters[seat][0], casters[seat][1]) for seat in PLAYER_NAMES)
-        return cls((decks["P1"], decks["P2"]), pairs, None if cards is None else tuple(cards))  # type: ignore[arg-type]
+        p1, p2 = (None if casters[seat] is None else (casters[seat][0], casters[seat][1]) for seat in PLAYER_NAMES)
+        return cls((decks["P1"], decks["P2"]), (p1, p2), None if cards is None else tuple(cards))
 
 
 class Dreadnought(SeatDecks[Deck], Game):
     """Dreadnought for one configuration; the action space follows the card set."""
 
     name = "dreadnought"
+    title = "Dreadnought"
+    credit = "Original sample card set."
+    fixed_first_player = False  # speed decides who acts first, anew every turn (D6)
+    options = (
+        ConfigOption(
+            "decks",
+            "P1,P2 decks (D3): packaged ids or deck files; default ember_spark,tide_grove",
+            (
+                Choice("ember_spark", "Ember & Spark (red + yellow)"),
+                Choice("tide_grove", "Tide & Grove (blue + green)"),
+            ),
+            open_choices=True,
+            per_seat=True,
+            default="ember_spark,tide_grove",
+            example="ember_spark,tide_grove",
+        ),
+        ConfigOption(
+            "casters",
+            "P1,P2 caster pairs replacing the decks' own (D3.4), e.g. X02+X03,X04+X07",
+            (
+                Choice("X01+X03", "X01 Ignis Varga + X03 Oren Quill (red + yellow)"),
+                Choice("X02+X03", "X02 Sable Kurenai + X03 Oren Quill (red + yellow)"),
+                Choice("X04+X06", "X04 Mira Tidewell + X06 Fen Larkspur (blue + green)"),
+                Choice("X04+X07", "X04 Mira Tidewell + X07 Tala Greenward (blue + green)"),
+            ),
+            open_choices=True,
+            per_seat=True,
+            optional=True,
+            example="X02+X03,X04+X07",
+        ),
+        CARD_FILES_OPTION,
+    )
     position_keys = (
         "game",
         "config",
@@ -104,6 +138,7 @@ class Dreadnought(SeatDecks[Deck], Game):
 
     packaged_decks = PACKAGED_DECKS
     override_field = "config.casters"
+    cards_module = "cardlab.games.dreadnought.cards"
 
     def __init__(self, config: DreadnoughtConfig | None = None) -> None:
         self.config = config or DreadnoughtConfig()
@@ -121,7 +156,7 @@ class Dreadnought(SeatDecks[Deck], Game):
         self.has_statics = bool(self.statics or self.attach_statics)
         every_static = [e for zones in self.statics.values() for found in zones.values() for e in found]
         every_static += [e for found in self.attach_statics.values() for e in found]
-        self.negative_statics = any(e.name == "static_bp" and e.args["amount"] < 0 for e in every_static)  # type: ignore[operator]
+        self.negative_statics = any(e.name == "static_bp" and e.number("amount") < 0 for e in every_static)
         casters = [c.id for c in self.card_set.casters()]
         cards = [c.id for c in self.card_set.cards()]
         arms_uses = max(
@@ -136,7 +171,7 @@ class Dreadnought(SeatDecks[Deck], Game):
         }
         self.actions = build_actions(casters, cards, max(1, own_uses + arms_uses), speed_uses)
         self.num_actions = len(self.actions.space)
-        self.decode: list[tuple[Any, ...]] = [_decode(action.text) for action in self.actions.space]
+        self.decode: tuple[Decoded, ...] = self.actions.decoded  # by action id: its parts by name
 
     def _index(self, card: CardDef) -> None:
         """Per card, the abilities the engine looks up on the hot path, by kind; effects by reference."""
@@ -153,7 +188,7 @@ class Dreadnought(SeatDecks[Deck], Game):
                 self.statics.setdefault(card.id, {}).setdefault(ability.zone, []).extend(ability.effects)
         if card.type == "code":
             self.effects[f"C:{card.id}"] = card.effects
-            statics = tuple(s for e in card.effects if e.name == "attach" for s in e.args["statics"])  # type: ignore[union-attr]
+            statics = tuple(s for e in card.effects if e.name == "attach" for s in e.statics)
             if statics:
                 self.attach_statics[card.id] = statics
         if card.sub is not None:
@@ -166,6 +201,29 @@ class Dreadnought(SeatDecks[Deck], Game):
     @classmethod
     def from_config(cls, data: Mapping[str, Any]) -> Dreadnought:
         return cls(DreadnoughtConfig.from_json(data))
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, OptionValue], rng: random.Random) -> Dreadnought:
+        decks, cards = seat_decks_options(options, ("ember_spark", "tide_grove"))
+        casters: list[tuple[str, str] | None] = []
+        for pair in seat_values(options.get("casters")):
+            parts = [] if pair is None else pair.split("+")
+            if pair is not None and (len(parts) != 2 or not all(parts)):
+                raise CardlabError(f"--casters takes two caster ids joined by '+' per seat, e.g. X02+X03, got {pair!r}")
+            casters.append(None if pair is None else (parts[0], parts[1]))
+        return cls(DreadnoughtConfig(decks, (casters[0], casters[1]), cards))
+
+    @classmethod
+    def lab(cls) -> Lab:
+        from cardlab.games.dreadnought.lab import matchups
+
+        return Lab(matchups)
+
+    @classmethod
+    def heuristic(cls) -> Policy:
+        from cardlab.games.dreadnought.heuristic import choose
+
+        return cast("Policy", choose)  # called with this game's states only
 
     def config_json(self) -> dict[str, Any]:
         return self.config.to_json()
@@ -227,27 +285,3 @@ class Dreadnought(SeatDecks[Deck], Game):
 
     def parse_action(self, text: str) -> IndexedAction:
         return self.actions.space.parse(text)
-
-
-def _decode(text: str) -> tuple[Any, ...]:
-    """An action text as (verb, arguments...), read once per action when the space is built."""
-    words = text.split()
-    verb = words[0]
-    if verb == "DUMMY":
-        card = words[1]
-        return (verb, card.removesuffix("@S"), card.endswith("@S"), AREAS.index(words[2]))
-    if verb in (*CARD_VERBS, *SOURCE_VERBS):
-        card = words[1]
-        return (verb, card.removesuffix("@S"), card.endswith("@S"))
-    if verb == "TARGET":
-        seat, slot = words[1].split(":")
-        return (verb, PLAYER_NAMES.index(seat), slot)
-    if verb == "USE":
-        if words[1].endswith("@S"):
-            return ("USE@S", words[1].removesuffix("@S"), int(words[2]))
-        return (verb, words[1], int(words[2]))
-    if verb in ("SCRAP", "FIRST"):
-        return (verb, int(words[1]))
-    if verb in ("TO", "ATTACK", "HPDRAW", "ATTACKER", "BLOCK", "MOVE", "REMOVE", "PLACE"):
-        return (verb, words[1])
-    return (text,)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
+from cardlab.core.plugin import Matchups
 from cardlab.games.dreadnought.cards import PACKAGED_DECKS, Deck, load_card_set, packaged_deck, validate_deck
-from cardlab.sim.balance import Matchups
 
 
 def entrants() -> tuple[str, ...]:

@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
-from cardlab.core.game import Game
+from cardlab.core.game import Game, Policy
+from cardlab.core.plugin import (
+    RANDOM,
+    Choice,
+    CompiledSearch,
+    ConfigOption,
+    FastRollout,
+    Kernels,
+    Lab,
+    OptionValue,
+    draw_random_seats,
+)
 from cardlab.core.rng import make_rng
 from cardlab.games.edelweiss.actions import N_ACTIONS, EdelweissAction
 from cardlab.games.edelweiss.cards import CHARACTER_IDS, CHARACTERS, HAND_SIZES, Skill, deck_cards
@@ -14,10 +26,52 @@ from cardlab.games.edelweiss.config import EdelweissConfig
 from cardlab.games.edelweiss.state import EdelweissState
 
 
+def _skills_text(skills: Skill) -> str:
+    return " + ".join(skill.name.replace("_", " ").title() for skill in Skill if skill & skills)  # type: ignore[union-attr]
+
+
+_CHARACTER_CHOICES = tuple(
+    Choice(char_id, f"{char.name} ({_skills_text(char.skills)})") for char_id, char in CHARACTERS.items()
+)
+_STANDARD_CHOICES = (Choice("symbolic", "Symbolic"), Choice("accel2", "Accel 2"))
+_SKILLS_ONLY = ("deck", ("skills",))
+
+
 class Edelweiss(Game):
     """Arcana Fight! Edelweiss with one configuration (deck, standard, characters)."""
 
     name = "edelweiss"
+    title = "Arcana Fight! Edelweiss"
+    credit = "Game mechanics based on Arcana Fight! Edelweiss."
+    options = (
+        ConfigOption(
+            "deck",
+            "deck variant (E1.1); default full",
+            (
+                Choice("full", "full deck (52 cards)"),
+                Choice("short", "short deck (36 cards)"),
+                Choice("skills", "skills game (36 cards + characters)"),
+            ),
+            default="full",
+        ),
+        ConfigOption(
+            "standard",
+            "skill standard (E7.4; implies --deck skills)",
+            _STANDARD_CHOICES,
+            default="symbolic",
+            shown_when=_SKILLS_ONLY,
+        ),
+        ConfigOption(
+            "characters",
+            "P1,P2 character IDs (E9), either may be random (implies --deck skills)",
+            _CHARACTER_CHOICES,
+            per_seat=True,
+            random_choice=True,
+            default=RANDOM,
+            shown_when=_SKILLS_ONLY,
+            example="VIRIDIAN,EAGLE",
+        ),
+    )
     num_actions = N_ACTIONS
     position_keys = ("game", "config", "turn", "turn_player", "window", "deck", "discard", "players", "attack",
                      "winner", "win_reason", "revealed")  # fmt: skip
@@ -32,6 +86,54 @@ class Edelweiss(Game):
     @classmethod
     def from_config(cls, data: Mapping[str, Any]) -> Edelweiss:
         return cls(EdelweissConfig.from_json(data))
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, OptionValue], rng: random.Random) -> Edelweiss:
+        """A standard or characters imply the skills deck; a `random` character is drawn from `rng`
+        (both random: the game draws them from its seed, E7.1)."""
+        pair = None
+        characters = options.get("characters")
+        if characters is not None:
+            seats = tuple(RANDOM if name.lower() == RANDOM else name.upper() for name in characters)
+            if seats != (RANDOM, RANDOM):
+                drawn = draw_random_seats(seats, CHARACTER_IDS, rng)
+                assert drawn is not None
+                pair = (drawn[0], drawn[1])
+        standard = options.get("standard")
+        deck = options.get("deck") or ("skills" if standard or options.get("characters") else "full")
+        standard = standard or ("symbolic" if deck == "skills" else None)
+        return cls(EdelweissConfig(str(deck), None if standard is None else str(standard), pair))
+
+    @classmethod
+    def lab(cls) -> Lab:
+        from cardlab.games.edelweiss.lab import matchups
+
+        option = ConfigOption("standard", "Edelweiss standard (E7.4; default symbolic)", _STANDARD_CHOICES)
+        return Lab(matchups, option)
+
+    @classmethod
+    def heuristic(cls) -> Policy:
+        from cardlab.games.edelweiss.heuristic import choose
+
+        return cast("Policy", choose)  # called with this game's states only
+
+    @classmethod
+    def fast_rollout(cls) -> FastRollout:
+        from cardlab.fast.edelweiss_cpu import rollout
+
+        return rollout
+
+    @classmethod
+    def compiled_search(cls) -> CompiledSearch:
+        from cardlab.games.edelweiss.kernels import EdelweissSearch
+
+        return EdelweissSearch()
+
+    @classmethod
+    def kernels(cls) -> Kernels:
+        from cardlab.games.edelweiss.kernels import EdelweissKernels
+
+        return EdelweissKernels()
 
     def config_json(self) -> dict[str, Any]:
         return self.config.to_json()
@@ -67,3 +169,9 @@ class Edelweiss(Game):
 
     def parse_action(self, text: str) -> EdelweissAction:
         return EdelweissAction.parse(text)
+
+    def parse_notation(self, text: str) -> EdelweissState:
+        """The state of a one-line notation (docs/notation.md; its own config wins, as in `load_position`)."""
+        from cardlab.games.edelweiss.notation import parse_notation
+
+        return parse_notation(text)

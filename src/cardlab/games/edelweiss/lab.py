@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardlab.core.plugin import Matchups
 from cardlab.games.edelweiss.cards import CHARACTER_IDS
 from cardlab.games.edelweiss.config import STANDARDS
-from cardlab.sim.balance import Matchups
 
 STRONG_AGENT = "ismcts:iterations=1000:backend=cpu"
 """The default table agent (docs/balance.md): under Symbolic the cheapest search whose table agrees
@@ -23,4 +23,4 @@ def matchups(variant: str | None) -> Matchups:
     def config(first: str, second: str) -> dict[str, Any]:
         return {"deck": "skills", "standard": standard, "characters": {"P1": first, "P2": second}}
 
-    return Matchups("edelweiss", standard, CHARACTER_IDS, "characters", config, STRONG_AGENT)
+    return Matchups("edelweiss", standard, CHARACTER_IDS, "characters", config, STRONG_AGENT, {"standard": standard})

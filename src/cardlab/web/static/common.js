@@ -102,6 +102,10 @@ export function idFromPath(prefix) {
 export async function loadRenderer(game) {
   const safe = /^[a-z0-9_-]+$/i.test(game || "") ? game : "";
   if (safe) {
+    if (!document.querySelector(`link[data-game-styles="${safe}"]`)) {
+      const link = h("link", { rel: "stylesheet", href: `/static/render/${safe}.css`, "data-game-styles": safe });
+      document.head.appendChild(link);
+    }
     try {
       const module = await import(`./render/${safe}.js`);
       if (typeof module.render === "function") return module;

@@ -5,121 +5,31 @@ import { api, h, replace, SEATS, loadMyGames, saveMyGames, rememberGame, words }
 
 const $ = (id) => document.getElementById(id);
 
-const CHARACTER_CHOICES = [
-  ["random", "random"],
-  ["GARU", "Garu (Guardian + Buddy Summoner)"],
-  ["ACCELA", "Accela (Buddy Summoner + Wizard)"],
-  ["RAIHA", "Raiha (Wizard + Guardian)"],
-  ["VIRIDIAN", "Viridian (Guardian + Poison Bind)"],
-  ["VERDI", "Verdi (Buddy Summoner + Poison Bind)"],
-  ["EAGLE", "Eagle (Wizard + Poison Bind)"],
-];
-const LEADER_CHOICES = [
-  ["", "deck default"],
-  ["L01", "L01 Marshal Odette Renn"],
-  ["L02", "L02 Warden-Seraph Calyx"],
-  ["L03", "L03 Duke Morvane"],
-  ["L04", "L04 Matriarch Greytusk"],
-  ["L05", "L05 Foundry Mind KR-7"],
-];
-
-const DREADNOUGHT_DECKS = [
-  ["ember_spark", "Ember & Spark (red + yellow)"],
-  ["tide_grove", "Tide & Grove (blue + green)"],
-];
-// Caster pairs that fit the starter decks' conditions (D3.4); the server checks any choice.
-const CASTER_CHOICES = [
-  ["", "deck default"],
-  ["X01+X03", "X01 Ignis Varga + X03 Oren Quill (red + yellow)"],
-  ["X02+X03", "X02 Sable Kurenai + X03 Oren Quill (red + yellow)"],
-  ["X04+X06", "X04 Mira Tidewell + X06 Fen Larkspur (blue + green)"],
-  ["X04+X07", "X04 Mira Tidewell + X07 Tala Greenward (blue + green)"],
-];
-
-/** Per game: option fields and how they become the config JSON. */
-const FORMS = {
-  edelweiss: {
-    fields: [
-      {
-        key: "deck",
-        label: "Deck",
-        metaKey: "deck",
-        choices: [
-          ["full", "full deck (52 cards)"],
-          ["short", "short deck (36 cards)"],
-          ["skills", "skills game (36 cards + characters)"],
-        ],
-      },
-      { key: "standard", label: "Standard", metaKey: "standard", choices: [["symbolic", "Symbolic"], ["accel2", "Accel 2"]], when: (v) => v.deck === "skills" },
-      { key: "character_P1", label: "P1 character", metaKey: "characters", choices: CHARACTER_CHOICES, when: (v) => v.deck === "skills", random: true },
-      { key: "character_P2", label: "P2 character", metaKey: "characters", choices: CHARACTER_CHOICES, when: (v) => v.deck === "skills", random: true },
-    ],
-    build(v, preview = false) {
-      const skills = v.deck === "skills";
-      let characters = null;
-      if (skills && (v.character_P1 !== "random" || v.character_P2 !== "random")) {
-        // one side fixed, the other random: draw the random one here (the config names both or none)
-        const ids = CHARACTER_CHOICES.map((c) => c[0]).filter((id) => id !== "random");
-        const draw = () => (preview ? "<random>" : ids[Math.floor(Math.random() * ids.length)]);
-        const pick = (value) => (value === "random" ? draw() : value);
-        characters = { P1: pick(v.character_P1), P2: pick(v.character_P2) };
-      }
-      return { deck: v.deck, standard: skills ? v.standard || "symbolic" : null, characters };
-    },
-  },
-  aterial: {
-    fields: [
-      { key: "deck_P1", label: "P1 deck", metaKey: "decks", choices: [["D1", "D1 Vanguard of Dawn"], ["D2", "D2 Ashfang Pack"]], initial: "D1" },
-      { key: "deck_P2", label: "P2 deck", metaKey: "decks", choices: [["D1", "D1 Vanguard of Dawn"], ["D2", "D2 Ashfang Pack"]], initial: "D2" },
-      { key: "leader_P1", label: "P1 leader", metaKey: "leaders", choices: LEADER_CHOICES, optional: true },
-      { key: "leader_P2", label: "P2 leader", metaKey: "leaders", choices: LEADER_CHOICES, optional: true },
-      { key: "first", label: "First player", metaKey: "first", choices: [["random", "random"], ["P1", "P1"], ["P2", "P2"]] },
-    ],
-    build(v) {
-      return {
-        decks: { P1: v.deck_P1 || "D1", P2: v.deck_P2 || "D2" },
-        leaders: { P1: v.leader_P1 || null, P2: v.leader_P2 || null },
-        first: v.first === "P1" || v.first === "P2" ? v.first : null,
-        cards: null,
-      };
-    },
-  },
-  dreadnought: {
-    fields: [
-      { key: "deck_P1", label: "P1 deck", metaKey: "decks", choices: DREADNOUGHT_DECKS, initial: "ember_spark" },
-      { key: "deck_P2", label: "P2 deck", metaKey: "decks", choices: DREADNOUGHT_DECKS, initial: "tide_grove" },
-      { key: "casters_P1", label: "P1 casters", metaKey: "casters", choices: CASTER_CHOICES, optional: true },
-      { key: "casters_P2", label: "P2 casters", metaKey: "casters", choices: CASTER_CHOICES, optional: true },
-    ],
-    build(v) {
-      const pair = (value) => (value ? String(value).split("+") : null);
-      return {
-        decks: { P1: v.deck_P1 || "ember_spark", P2: v.deck_P2 || "tide_grove" },
-        casters: { P1: pair(v.casters_P1), P2: pair(v.casters_P2) },
-        cards: null,
-      };
-    },
-  },
-};
-
 let meta = { games: {}, agents: [] };
 
-/** Choices from /api/meta options when it lists plain values; else the built-in ones. */
-function choicesFor(game, field) {
-  const options = (meta.games[game] && meta.games[game].options) || {};
-  let listed = options[field.metaKey];
-  if (listed && !Array.isArray(listed) && typeof listed === "object") listed = listed.choices || listed.values || null;
-  if (!Array.isArray(listed) || !listed.length || !listed.every((x) => typeof x === "string" || x === null)) return field.choices;
-  const known = new Map(field.choices);
+/** The game's options as /api/meta declares them (each game declares its own, once, in Python). */
+function optionsOf(game) {
+  const listed = meta.games[game] && meta.games[game].options;
+  return Array.isArray(listed) ? listed.filter((o) => o && typeof o.name === "string") : [];
+}
+
+/** The form fields of one option: one per seat for a per-seat option. */
+function fieldsOf(option) {
+  return option.per_seat ? SEATS.map((seat) => ({ key: `${option.name}_${seat}`, seat })) : [{ key: option.name, seat: null }];
+}
+
+function choicesOf(option) {
   const out = [];
-  if (field.random) out.push(["random", "random"]);
-  if (field.optional) out.push(["", known.get("") || "default"]);
-  for (const value of listed) {
-    if (value === null || value === "random" || value === "") continue;
-    out.push([value, known.get(value) || value]);
-  }
-  for (const [value, label] of field.choices) if (!out.some((c) => c[0] === value) && (value === "random" || value === "")) out.push([value, label]);
+  if (option.random_choice) out.push(["random", "random"]);
+  if (option.optional) out.push(["", "default"]);
+  for (const choice of option.choices || []) if (Array.isArray(choice)) out.push([String(choice[0]), String(choice[1])]);
   return out;
+}
+
+function initialOf(option, seat) {
+  if (option.default === null || option.default === undefined) return undefined;
+  const parts = String(option.default).split(",");
+  return seat === "P2" && parts.length > 1 ? parts[1] : parts[0];
 }
 
 function currentGame() {
@@ -132,50 +42,45 @@ function formValues() {
   return values;
 }
 
-function buildConfig(preview = false) {
-  const game = currentGame();
-  const form = FORMS[game];
+function shown(option, values) {
+  if (!Array.isArray(option.shown_when)) return true;
+  const [other, allowed] = option.shown_when;
+  return Array.isArray(allowed) && allowed.includes(values[other]);
+}
+
+/** The option values the server builds the game from; hidden options are left to the game's defaults. */
+function buildOptions() {
   const values = formValues();
-  if (form) return form.build(values, preview);
-  const configs = (meta.games[game] && meta.games[game].configs) || {};
-  const name = values.config || Object.keys(configs)[0];
-  return configs[name] !== undefined ? configs[name] : null;
+  const options = {};
+  for (const option of optionsOf(currentGame())) {
+    if (!shown(option, values)) continue;
+    if (option.per_seat) options[option.name] = Object.fromEntries(SEATS.map((seat) => [seat, values[`${option.name}_${seat}`] ?? ""]));
+    else options[option.name] = values[option.name] === "" ? null : values[option.name];
+  }
+  return options;
 }
 
 function drawOptions() {
   const game = currentGame();
   const box = $("options");
   const previous = formValues();
-  const form = FORMS[game];
   const rows = [h("legend", null, "Options")];
-  if (form) {
-    for (const field of form.fields) {
+  for (const option of optionsOf(game)) {
+    const choices = choicesOf(option);
+    for (const field of fieldsOf(option)) {
       const id = `opt-${field.key}`;
-      const choices = choicesFor(game, field);
       const select = h(
         "select",
-        { id, "data-option": field.key, onchange: refreshOptions },
+        { id, "data-option": field.key, title: option.help || "", onchange: refreshOptions },
         choices.map(([value, label]) => h("option", { value }, label)),
       );
-      const wanted = previous[field.key] ?? field.initial;
+      const wanted = previous[field.key] ?? initialOf(option, field.seat);
       if (wanted !== undefined && choices.some((c) => c[0] === wanted)) select.value = wanted;
-      rows.push(h("div", { class: "form-row", "data-field": field.key }, h("label", { for: id }, field.label), select));
+      const label = `${field.seat ? `${field.seat} ` : ""}${words(option.name)}`;
+      rows.push(h("div", { class: "form-row", "data-field": field.key, "data-name": option.name }, h("label", { for: id }, label), select));
     }
-  } else {
-    const configs = (meta.games[game] && meta.games[game].configs) || { default: null };
-    rows.push(
-      h(
-        "div",
-        { class: "form-row" },
-        h("label", { for: "opt-config" }, "Configuration"),
-        h(
-          "select",
-          { id: "opt-config", "data-option": "config", onchange: refreshOptions },
-          Object.keys(configs).map((name) => h("option", { value: name }, name)),
-        ),
-      ),
-    );
   }
+  if (rows.length === 1) rows.push(h("p", { class: "muted" }, "This game has no options."));
   replace(box, rows);
   refreshOptions();
   const rules = $("game-rules");
@@ -183,30 +88,20 @@ function drawOptions() {
 }
 
 function refreshOptions() {
-  const game = currentGame();
-  const form = FORMS[game];
   const values = formValues();
-  if (form) {
-    for (const field of form.fields) {
-      const row = $("options").querySelector(`[data-field="${field.key}"]`);
-      if (row) row.hidden = field.when ? !field.when(values) : false;
-    }
+  for (const option of optionsOf(currentGame())) {
+    for (const row of $("options").querySelectorAll(`[data-name="${option.name}"]`)) row.hidden = !shown(option, values);
   }
-  let preview;
-  try {
-    const config = buildConfig(true);
-    preview = JSON.stringify(config, null, 1);
-    if (form && game === "edelweiss" && config && config.characters && (values.character_P1 === "random" || values.character_P2 === "random")) {
-      preview += "\n(the random character is drawn when the game is created)";
-    }
-  } catch (exc) {
-    preview = String(exc);
+  const options = buildOptions();
+  let preview = JSON.stringify(options, null, 1);
+  if (Object.values(options).some((v) => v === "random" || (v && typeof v === "object" && Object.values(v).includes("random")))) {
+    preview += "\n(random choices are drawn when the game is created)";
   }
   $("config-json").textContent = preview;
 }
 
 function drawSeats() {
-  // Each game lists the agents that can play it (the compiled search plays Edelweiss only).
+  // Each game lists the agents that can play it (the compiled search exists for some games only).
   const info = meta.games && meta.games[currentGame()];
   const listed = info && Array.isArray(info.agents) ? info.agents : meta.agents;
   const agents = Array.isArray(listed) ? listed.filter((a) => typeof a === "string") : [];
@@ -290,7 +185,7 @@ async function createGame(event) {
   let body;
   try {
     const seedText = $("seed").value.trim();
-    body = { game, config: buildConfig(), seats: seatSpecs(), seed: seedText === "" ? null : Number(seedText) };
+    body = { game, options: buildOptions(), seats: seatSpecs(), seed: seedText === "" ? null : Number(seedText) };
   } catch (exc) {
     error.textContent = exc.message;
     error.hidden = false;
@@ -425,7 +320,6 @@ async function main() {
     error.hidden = false;
   }
   const names = Object.keys(meta.games);
-  if (!names.length) names.push("edelweiss", "aterial", "dreadnought");
   replace(
     $("game"),
     names.map((name) => h("option", { value: name }, (meta.games[name] && meta.games[name].title) || name)),

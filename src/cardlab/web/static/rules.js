@@ -1,5 +1,5 @@
 // The rules page: /rules/{game}. The summary is an HTML fragment shipped with cardlab
-// (src/cardlab/web/rules/<game>.html), served by the server at /api/rules/{game}.
+// (each game package's web/rules.html), served by the server at /api/rules/{game}.
 
 import { api, h, replace, idFromPath } from "./common.js";
 

@@ -1,0 +1,153 @@
+"""Edelweiss's compiled engines (extra `fast`), as the lab and the agents see them.
+
+`cpu` is the numba kernel (`cardlab.fast.edelweiss_cpu`), `gpu` the JAX kernel
+(`cardlab.fast.edelweiss_jax`, on a GPU when JAX sees one, else on the CPU); both play the
+`random` and `heuristic` policies compiled in, and their sameness with the reference engine is
+proven in the test suite. The cpu kernel also plays the compiled information-set search,
+`ismcts:...:backend=cpu` (`cardlab.fast.edelweiss_ismcts`), and the heuristic with an epsilon.
+Kernels deal from their own random streams, so a game is not the reference's game of the same
+seed, but a batch's deals are shared by both seat orders (common random numbers).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from functools import cache
+from importlib import import_module
+from typing import Any
+
+from cardlab.core.errors import CardlabError
+from cardlab.core.game import State
+from cardlab.core.plugin import KernelGame, KernelRun
+from cardlab.games.edelweiss.config import EdelweissConfig
+
+_MODULES = {"cpu": "cardlab.fast.edelweiss_cpu", "gpu": "cardlab.fast.edelweiss_jax"}
+POLICIES = ("random", "heuristic")
+SEARCH_SPEC = "ismcts:...:backend=cpu"
+EPSILON_SPEC = "heuristic:epsilon=E"
+
+
+def is_kernel_search(spec: str) -> bool:
+    """Whether `spec` is the compiled search (`ismcts:...:backend=cpu`)."""
+    from cardlab.agents import AgentSpecError, parse_spec
+
+    try:
+        name, params = parse_spec(spec)
+    except AgentSpecError:
+        return False
+    return name == "ismcts" and params.get("backend") == "cpu"
+
+
+def is_agent_batch_spec(spec: str) -> bool:
+    """Whether the cpu kernel's agent batch plays `spec`: the search, or the heuristic with an epsilon."""
+    from cardlab.agents import AgentSpecError, parse_spec
+
+    try:
+        name, params = parse_spec(spec)
+    except AgentSpecError:
+        return False
+    return is_kernel_search(spec) or (name == "heuristic" and set(params) <= {"epsilon"})
+
+
+class EdelweissKernels:
+    engines = ("cpu", "gpu")
+
+    def check(self, engine: str, agents: Sequence[str]) -> None:
+        for agent in agents:
+            if agent in POLICIES or (engine == "cpu" and is_agent_batch_spec(agent)):
+                continue
+            playable = [*POLICIES, EPSILON_SPEC, SEARCH_SPEC] if engine == "cpu" else list(POLICIES)
+            raise CardlabError(f"the {engine} engine plays the agents {playable}, not {agent!r}")
+        try:
+            import_module(_MODULES[engine])
+        except ImportError:
+            raise CardlabError(f"the {engine} engine needs the fast extra: pip install -e '.[fast]'") from None
+
+    def run(self, config: Mapping[str, Any], agents: tuple[str, str], games: int, seed: int, engine: str) -> KernelRun:
+        """A batch with each agent's mean decision time.
+
+        When a seat searches, every decision is timed inside the kernel; batches of the compiled
+        policies alone are not (a clock read would cost as much as a decision), so their figure is
+        the batch's thread time per decision.
+        """
+        from cardlab.fast.edelweiss_cpu import REASON_NAMES
+
+        edelweiss = EdelweissConfig.from_json(config)
+        searching = engine == "cpu" and any(is_kernel_search(spec) for spec in agents)
+        agent_batch = engine == "cpu" and any(spec not in POLICIES for spec in agents)
+        _warm(engine, agent_batch)  # compiling (or loading the cache) is not a decision's cost
+        start = time.perf_counter()
+        if agent_batch:  # the search or an epsilon seat: the kernel's agent batch
+            from cardlab.fast.edelweiss_ismcts import play_agents
+
+            result = play_agents(edelweiss, agents[0], agents[1], games, seed % 2**62)
+            winner, reason, turns, decisions = result.winner, result.reason, result.turns, result.decisions
+            per_seat, timed_ms = result.seat_decisions, result.decision_ms_total
+            threads = 1 if searching else _threads(engine, games)
+        else:  # the compiled policies alone: the kernel's own batch, its fastest path
+            module = import_module(_MODULES[engine])
+            play = module.play_config if engine == "cpu" else module.play_batch
+            winner, reason, turns, decisions = play(edelweiss, agents[0], agents[1], games, seed % 2**62)
+            total = int(decisions.sum())
+            per_seat, timed_ms, threads = (total // 2, total - total // 2), (0.0, 0.0), _threads(engine, games)
+        elapsed_ms = (time.perf_counter() - start) * 1000.0
+        played = [
+            KernelGame(int(w), REASON_NAMES[int(r)], int(t), int(d))
+            for w, r, t, d in zip(winner, reason, turns, decisions, strict=True)
+        ]
+        return KernelRun(played, _decision_ms(elapsed_ms * threads, per_seat, timed_ms, searching), per_seat)
+
+
+@cache
+def _warm(engine: str, agent_batch: bool) -> None:
+    """Compile (or load from numba's cache) the kernel a batch will run, once per process."""
+    config = EdelweissConfig("full")
+    if agent_batch:
+        from cardlab.fast.edelweiss_ismcts import play_agents
+
+        play_agents(config, "ismcts:iterations=2:backend=cpu", "random", 1, 0)
+    elif engine == "cpu":
+        import_module(_MODULES[engine]).play_config(config, "random", "heuristic", 1, 0)
+    else:
+        import_module(_MODULES[engine]).play_batch(config, "random", "heuristic", 1, 0)
+
+
+def _threads(engine: str, games: int) -> int:
+    """Threads a kernel batch of `games` keeps busy (the JAX kernel counts as one)."""
+    if engine != "cpu":
+        return 1
+    import numba
+
+    from cardlab.fast.edelweiss_cpu import _BLOCK_GAMES
+
+    return max(1, min(numba.get_num_threads(), -(-games // _BLOCK_GAMES)))
+
+
+def _decision_ms(
+    thread_ms: float, per_seat: tuple[int, int], timed_ms: tuple[float, float], searching: bool
+) -> tuple[float, float]:
+    """Mean ms per decision per seat: measured one by one when a seat searches, else the batch's
+    thread time shared by its decisions (the compiled policies cost about the same)."""
+    if searching:
+        p1, p2 = (timed_ms[seat] / per_seat[seat] if per_seat[seat] else 0.0 for seat in (0, 1))
+        return p1, p2
+    total = sum(per_seat)
+    mean = thread_ms / total if total else 0.0
+    return mean, mean
+
+
+class EdelweissSearch:
+    """The compiled SO-ISMCTS (`cardlab.fast.edelweiss_ismcts`) behind `ismcts:...:backend=cpu`."""
+
+    def __init__(self) -> None:
+        self._module = import_module("cardlab.fast.edelweiss_ismcts")  # ImportError without the fast extra
+        self.time_capacity: int = self._module.TIME_CAPACITY
+
+    def new_tree(self, capacity: int) -> Any:
+        return self._module.Tree(capacity)
+
+    def choose(
+        self, world: State, iterations: int, c: float, rollout: str, seed: int, seconds: float, tree: Any
+    ) -> int:
+        return int(self._module.choose(world, iterations, c, rollout, seed, seconds, tree))

@@ -1,0 +1,79 @@
+"""`cardlab games`, `cardlab --version`, and per-game command-line options."""
+
+from __future__ import annotations
+
+import json
+from importlib.metadata import version
+
+import pytest
+
+from cardlab.cli import main
+from cardlab.core.profile import GameProfile
+from cardlab.games import game_class, game_names
+
+
+def test_version(capsys) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out.strip() == f"cardlab {version('cardlab')}"
+
+
+def test_games_prints_every_profile_with_its_rule_ids(capsys) -> None:
+    assert main(["games"]) == 0
+    out = capsys.readouterr().out
+    for name in game_names():
+        cls = game_class(name)
+        profile = cls.profile()
+        assert profile is not None, name
+        assert cls.title in out
+        for label, _text, rule in profile.lines():
+            assert label in out and rule.split(",")[0] in out, (name, label)
+
+
+@pytest.mark.parametrize("name", ["edelweiss", "aterial", "dreadnought"])
+def test_games_json_is_the_same_profile(capsys, name: str) -> None:
+    assert main(["games", name, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["name"] == name and data["title"] == game_class(name).title
+    profile = game_class(name).profile()
+    assert profile is not None
+    assert data["profile"] == profile.to_json()
+    assert list(data["profile"]["entries"]) == [field for field, _label in GameProfile.FIELDS]
+    assert all(entry["rule"] for entry in data["profile"]["entries"].values())
+
+
+def test_games_of_an_unknown_game_is_refused(capsys) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["games", "chess"])
+    assert exit_info.value.code == 2
+
+
+@pytest.mark.parametrize("name", ["edelweiss", "aterial", "dreadnought"])
+@pytest.mark.parametrize("command", ["simulate", "play", "ladder"])
+def test_each_game_shows_its_own_options_only(capsys, command: str, name: str) -> None:
+    with pytest.raises(SystemExit):
+        main([command, name, "--help"])
+    out = capsys.readouterr().out
+    for other in game_names():
+        for option in game_class(other).options:
+            shown = f"{option.flag} " in out or f"{option.flag}\n" in out
+            assert shown == any(o.name == option.name for o in game_class(name).options), (other, option.flag)
+
+
+def test_an_option_of_another_game_is_named_as_such(capsys) -> None:
+    assert main(["simulate", "aterial", "--characters", "GARU,EAGLE"]) == 2
+    assert "--characters is not an option of aterial" in capsys.readouterr().err
+
+
+def test_a_random_character_is_drawn_from_the_seed(capsys) -> None:
+    argv = ["simulate", "edelweiss", "--characters", "random,EAGLE", "--games", "2", "--json"]
+    drawn = {json.dumps(_summary(capsys, [*argv, "--seed", str(seed)])["config"]) for seed in range(6)}
+    assert all(json.loads(config)["characters"]["P2"] == "EAGLE" for config in drawn)
+    assert len(drawn) > 1  # P1's character depends on the seed
+    assert _summary(capsys, [*argv, "--seed", "3"])["config"] == _summary(capsys, [*argv, "--seed", "3"])["config"]
+
+
+def _summary(capsys, argv: list[str]) -> dict:
+    assert main(argv) == 0
+    return json.loads(capsys.readouterr().out)

@@ -1,0 +1,160 @@
+"""Kuhn poker (as in OpenSpiel's kuhn_poker), as a cardlab game: three cards, one each, one bet.
+
+Both players ante; P1 checks or bets one chip; facing a bet a player calls or folds; after two
+checks or a call the higher card takes the pot. The config chooses each seat's ante (what the
+balance lab pairs up) and the deck (J Q K, or J Q K A).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cardlab.core.errors import PositionError
+from cardlab.core.events import Event, EventLog
+from cardlab.core.game import PLAYER_NAMES, Action, Game, HiddenGroup, Outcome, Player, Policy, State
+from cardlab.core.plugin import Choice, ConfigOption, Lab, Matchups, OptionValue, seat_values
+from cardlab.core.rng import make_rng
+
+DECKS = {"jqk": "JQK", "jqka": "JQKA"}
+ANTES = ("1", "2")
+
+
+class Kuhn(Game):
+    name = "kuhn"
+    title = "Kuhn Poker"
+    credit = "Kuhn poker (H. W. Kuhn, 1950)."
+    position_keys = ("game", "config", "turn", "cards", "history")
+    options = (
+        ConfigOption("deck", "the deck: jqk or jqka", tuple(Choice(d) for d in DECKS), default="jqk"),
+        ConfigOption("antes", "P1,P2 antes", tuple(Choice(a) for a in ANTES), per_seat=True, optional=True),
+    )
+
+    def __init__(self, deck: str = "jqk", antes: tuple[int, int] = (1, 1)) -> None:
+        if deck not in DECKS:
+            raise PositionError("config.deck", f"expected one of {sorted(DECKS)}, got {deck!r}")
+        if any(ante not in (1, 2) for ante in antes):
+            raise PositionError("config.antes", f"an ante is 1 or 2, got {antes!r}")
+        self.deck, self.antes = deck, antes
+
+    @classmethod
+    def from_config(cls, data: Mapping[str, Any]) -> Kuhn:
+        antes = data.get("antes") or {"P1": 1, "P2": 1}
+        return cls(data.get("deck", "jqk"), (antes["P1"], antes["P2"]))
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, OptionValue], rng: random.Random) -> Kuhn:
+        antes = tuple(int(ante or 1) for ante in seat_values(options.get("antes")))
+        return cls(str(options.get("deck") or "jqk"), (antes[0], antes[1]))
+
+    def config_json(self) -> dict[str, Any]:
+        return {"deck": self.deck, "antes": dict(zip(PLAYER_NAMES, self.antes, strict=True))}
+
+    def new_state(self, seed: int, *, record_events: bool = True) -> KuhnState:
+        cards = list(range(len(DECKS[self.deck])))
+        make_rng(seed).shuffle(cards)
+        return KuhnState(self, cards, [], record_events)
+
+    def load_position(self, data: Mapping[str, Any]) -> KuhnState:
+        game = Kuhn.from_config(data.get("config", {}))
+        state = KuhnState(game, list(data["cards"]), list(data["history"]), True)
+        if not all(action in ("CHECK", "BET", "CALL", "FOLD") for action in state.history):
+            raise PositionError("history", "expected CHECK, BET, CALL or FOLD actions")
+        return state
+
+    def parse_action(self, text: str) -> str:
+        action = text.strip().upper()
+        if action not in ("CHECK", "BET", "CALL", "FOLD"):
+            raise ValueError(f"unknown action {text!r}")
+        return action
+
+    @classmethod
+    def lab(cls) -> Lab:
+        def matchups(variant: str | None) -> Matchups:
+            if variant not in (None, "jqk"):
+                raise ValueError(f"unknown variant {variant!r}")
+
+            def config(first: str, second: str) -> dict[str, Any]:
+                return {"deck": "jqk", "antes": {"P1": int(first[1:]), "P2": int(second[1:])}}
+
+            return Matchups("kuhn", "jqk", ("A1", "A2"), "antes", config)
+
+        return Lab(matchups)
+
+    @classmethod
+    def heuristic(cls) -> Policy:
+        def bet_high(state: State, rng: random.Random) -> Action:
+            legal = state.legal_actions()
+            me = state.current_player()
+            card = state.observation(me)["players"][PLAYER_NAMES[me or 0]]["card"]
+            strong = card == DECKS["jqk"][-1] or card == "A"
+            return next(a for a in legal if a in (("BET", "CALL") if strong else ("CHECK", "FOLD")))
+
+        return bet_high
+
+
+class KuhnState(State):
+    def __init__(self, game: Kuhn, cards: list[int], history: list[str], record_events: bool) -> None:
+        self._game, self.cards, self.history = game, cards, history
+        self.events = EventLog() if record_events else None
+
+    @property
+    def game(self) -> Kuhn:
+        return self._game
+
+    def current_player(self) -> Player | None:
+        return None if self.outcome() else len(self.history) % 2
+
+    def legal_actions(self) -> Sequence[str]:
+        if self.outcome():
+            return ()
+        return ("CALL", "FOLD") if "BET" in self.history else ("CHECK", "BET")
+
+    def _apply_legal(self, action: Action) -> None:
+        player = self.current_player()
+        self.history.append(str(action))
+        if self.events is not None:
+            self.events.append(Event("action", {"player": PLAYER_NAMES[player or 0], "action": str(action)}))
+
+    def clone(self, *, record_events: bool = False) -> KuhnState:
+        copy = KuhnState(self._game, list(self.cards), list(self.history), False)
+        copy.events = self.events.copy() if record_events and self.events is not None else None
+        return copy
+
+    def outcome(self) -> Outcome | None:
+        history = self.history
+        if history[-1:] == ["FOLD"]:
+            return Outcome(len(history) % 2, "fold")  # the folder was the last to act
+        if history in (["CHECK", "CHECK"], ["BET", "CALL"], ["CHECK", "BET", "CALL"]):
+            return Outcome(0 if self.cards[0] > self.cards[1] else 1, "showdown")
+        return None
+
+    def position(self) -> dict[str, Any]:
+        return {"game": "kuhn", "config": self._game.config_json(), "turn": len(self.history) + 1,
+                "cards": list(self.cards), "history": list(self.history)}  # fmt: skip
+
+    def observation(self, player: Player | None) -> dict[str, Any]:
+        shown = self.outcome() is not None and self.outcome().reason == "showdown"  # type: ignore[union-attr]
+        letters = DECKS[self._game.deck]
+        players = {
+            seat: {"card": letters[self.cards[p]] if shown or p == player else None, "ante": self._game.antes[p]}
+            for p, seat in enumerate(PLAYER_NAMES)
+        }
+        return {"window": "respond" if "BET" in self.history else "open", "history": list(self.history),
+                "players": players}  # fmt: skip
+
+    def open_observation(self) -> dict[str, Any]:
+        observation = self.observation(None)
+        for p, seat in enumerate(PLAYER_NAMES):
+            observation["players"][seat]["card"] = DECKS[self._game.deck][self.cards[p]]
+        return observation
+
+    def card_zones(self) -> Mapping[str, list[int]]:
+        return {"cards": self.cards}
+
+    def hidden_cards(self, player: Player) -> list[HiddenGroup]:
+        return [[("cards", [index for index in range(len(self.cards)) if index != player])]]
+
+    def _resync(self) -> bool:
+        return True
