@@ -154,7 +154,9 @@ class KuhnState(State):
         return {"cards": self.cards}
 
     def hidden_cards(self, player: Player) -> list[HiddenGroup]:
-        return [[("cards", [index for index in range(len(self.cards)) if index != player])]]
+        outcome = self.outcome()
+        shown = (0, 1) if outcome is not None and outcome.reason == "showdown" else (player,)  # both hands at showdown
+        return [[("cards", [index for index in range(len(self.cards)) if index not in shown])]]
 
     def _resync(self) -> bool:
         return True

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Protocol
 
 from cardlab.core.errors import CardlabError
@@ -36,7 +36,11 @@ class RandomAgent:
     spec = "random"
 
     def act(self, infoset: InfoSet, rng: random.Random) -> Action:
-        return rng.choice(infoset.legal_actions)
+        return self.act_legal(infoset.legal_actions, rng)
+
+    def act_legal(self, legal: Sequence[Action], rng: random.Random) -> Action:
+        """The same choice from the legal actions alone: the match loop then needs no information set."""
+        return rng.choice(legal)
 
 
 def _registry() -> dict[str, Callable[..., Agent]]:

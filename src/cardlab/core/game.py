@@ -8,10 +8,10 @@ so that determinization (`sample_world`) is one generic function for all games.
 from __future__ import annotations
 
 import random
+import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from importlib import import_module
 from importlib.resources.abc import Traversable
 from importlib.util import find_spec
@@ -200,6 +200,10 @@ class State(ABC):
     events: EventLog | None
     """Per-player event log, or None when recording was switched off for speed."""
 
+    _applied: int = 0
+    """How many actions `apply` has applied to this object: an `InfoSet` that has not built its
+    world yet checks it, to refuse describing a position that has moved on. Clones start at 0."""
+
     @property
     @abstractmethod
     def game(self) -> Game: ...
@@ -287,7 +291,12 @@ class State(ABC):
                 raise IllegalActionError(action, legal, str(exc)) from None
         if action not in legal:
             raise IllegalActionError(action, legal)
+        self._applied += 1
         self._apply_legal(action)
+
+    def turn_number(self) -> int:
+        """The position's turn (its JSON's `turn`); games override it with a cheaper read."""
+        return int(self.position()["turn"])
 
     def is_terminal(self) -> bool:
         return self.outcome() is not None
@@ -307,9 +316,14 @@ class State(ABC):
         return mask
 
     def infoset(self, player: Player) -> InfoSet:
-        """Everything `player` is entitled to, and nothing else."""
+        """Everything `player` is entitled to, and nothing else, at this position.
+
+        Lazy: no world is built until the agent reads one (see `InfoSet`), so read it before this
+        state is advanced; after `apply` an InfoSet that has not built its world raises
+        `StaleInfoSetError` instead of describing the new position.
+        """
         legal = tuple(self.legal_actions()) if self.current_player() == player else ()
-        return InfoSet(player, legal, canonical_world(self, player))
+        return InfoSet._lazy(self, player, legal)
 
 
 class SteppingState(State):
@@ -403,33 +417,120 @@ def sample_world(state: State, player: Player, rng: random.Random) -> State:
     return _redeal(state, player, rng)
 
 
-class InfoSet:
-    """The view an agent receives: observation, legal actions and world sampling."""
+class StaleInfoSetError(CardlabError, RuntimeError):
+    """An InfoSet asked for a world or an observation after its state had moved on (or was gone)."""
 
-    __slots__ = ("player", "legal_actions", "_world", "__dict__")
+
+class InfoSet:
+    """The view an agent receives: observation, legal actions and world sampling.
+
+    Lazy, so that an agent that never looks (a random player) costs nothing: `State.infoset` keeps
+    only the legal actions, the game and a private weak reference to the true state with its
+    action count (`State._applied`). The canonical world is built from that state the first time
+    `canonical_world`, `sample_world` or `_world` is used, and from then on the reference is
+    dropped; `observation` is read from the true state, or from the world once there is one (the
+    same value: a game's observation never shows `player` a card it cannot know).
+
+    Snapshot: an InfoSet describes the position at `State.infoset` time. Reading a world or the
+    observation for the first time after the state was advanced (`apply`), or dropped, raises
+    `StaleInfoSetError` rather than describing another position: agents read during `act`, which
+    every caller (`play_match`, the web manager, the terminal client) runs before applying the
+    answer. What was read before stays valid for good (the world is the agent's own copy).
+
+    No leak: the reference is weak (the garbage collector's view of an InfoSet does not reach
+    the true state) and name-mangled; nothing public leads to it, and the worlds depend only on
+    what `player` knows.
+    """
+
+    __slots__ = ("player", "legal_actions", "_game", "__source", "__applied", "__world", "__observation", "__dict__")
+
+    player: Player
+    legal_actions: tuple[Action, ...]
 
     def __init__(self, player: Player, legal_actions: tuple[Action, ...], world: State) -> None:
+        """An InfoSet over a world already built (a canonical world, or any world as leak-free)."""
         self.player = player
         self.legal_actions = legal_actions
-        self._world = world
+        self._game = world.game
+        self.__source: weakref.ref[State] | None = None
+        self.__applied = 0
+        self.__world: State | None = world
+        self.__observation: dict[str, Any] | None = None
 
-    @cached_property
+    @classmethod
+    def _lazy(cls, state: State, player: Player, legal_actions: tuple[Action, ...]) -> InfoSet:
+        """The InfoSet of `state` for `player`, building nothing yet (`State.infoset`)."""
+        self = cls.__new__(cls)
+        self.player = player
+        self.legal_actions = legal_actions
+        self._game = state.game
+        self.__source = weakref.ref(state)
+        self.__applied = state._applied
+        self.__world = None
+        self.__observation = None
+        return self
+
+    def __repr__(self) -> str:
+        built = "world built" if self.__world is not None else "lazy"
+        return f"<InfoSet {self._game.name} {player_name(self.player)}, {len(self.legal_actions)} legal, {built}>"
+
+    def __reduce__(self) -> tuple[type[InfoSet], tuple[Player, tuple[Action, ...], State]]:
+        """Pickled with its world (built now if need be), never with the true state."""
+        return (InfoSet, (self.player, self.legal_actions, self._world))
+
+    def __state(self, wanted: str) -> State:
+        """The true state, still at the position this InfoSet describes; else StaleInfoSetError."""
+        source = self.__source
+        state = None if source is None else source()
+        if state is None:
+            raise StaleInfoSetError(
+                f"InfoSet for {player_name(self.player)}: {wanted} was first asked for after the state was "
+                "dropped; keep the state alive until the agent has acted"
+            )
+        if state._applied != self.__applied:
+            raise StaleInfoSetError(
+                f"InfoSet for {player_name(self.player)}: {wanted} was first asked for after the state had "
+                f"moved on ({state._applied - self.__applied} action(s) applied since `State.infoset`); "
+                "read it while the agent acts, before the state is advanced"
+            )
+        return state
+
+    @property
+    def _world(self) -> State:
+        """The canonical world, built on first use; the reference to the true state is then dropped."""
+        world = self.__world
+        if world is None:
+            world = self.__world = canonical_world(self.__state("the canonical world"), self.player)
+            self.__source = None
+        return world
+
+    @property
     def observation(self) -> dict[str, Any]:
-        return self._world.observation(self.player)
+        """What `player` sees at this position (computed once)."""
+        observation = self.__observation
+        if observation is None:
+            world = self.__world
+            source = world if world is not None else self.__state("the observation")
+            observation = self.__observation = source.observation(self.player)
+        return observation
 
     @property
     def game(self) -> Game:
-        return self._world.game
+        return self._game
 
     @property
     def canonical_world(self) -> State:
         """A full state in which only what this player knows is real (unknown cards sorted).
 
         Lets policies read the game through the State API at no risk of a leak. Read-only:
-        clone it before applying actions.
+        clone it before applying actions. Built on first use (see the class docstring).
         """
         return self._world
 
     def sample_world(self, rng: random.Random) -> State:
-        """A full state drawn uniformly from the deals consistent with this view."""
+        """A full state drawn uniformly from the deals consistent with this view.
+
+        Re-dealt from the canonical world (built on first use), so a given `rng` draws the same
+        world whatever the true deal, and the same one as before InfoSets were lazy.
+        """
         return sample_world(self._world, self.player, rng)

@@ -38,13 +38,18 @@ def play_match(game: Game, agents: Sequence[Agent], seed: int) -> GameRecord:
     """Play `agents[0]` as P1 against `agents[1]` as P2; each agent gets its own RNG stream."""
     state = game.new_state(seed, record_events=False)
     rngs = [make_rng(derive_seed(seed, "agent", seat)) for seat in (0, 1)]
-    record = GameRecord(game.name, state.position()["config"], seed, (agents[0].spec, agents[1].spec))
+    record = GameRecord(game.name, state.game.config_json(), seed, (agents[0].spec, agents[1].spec))
     seconds, counts = [0.0, 0.0], [0, 0]
     clock = time.perf_counter
+    # An agent that chooses from the legal actions alone (`act_legal`, e.g. random) gets just those.
+    legal_only = [getattr(agent, "act_legal", None) for agent in agents]
     while (player := state.current_player()) is not None:
-        infoset = state.infoset(player)
         start = clock()
-        action = agents[player].act(infoset, rngs[player])
+        choose = legal_only[player]
+        if choose is not None:
+            action = choose(state.legal_actions(), rngs[player])
+        else:
+            action = agents[player].act(state.infoset(player), rngs[player])
         seconds[player] += clock() - start
         counts[player] += 1
         state.apply(action)
@@ -53,5 +58,5 @@ def play_match(game: Game, agents: Sequence[Agent], seed: int) -> GameRecord:
     outcome = state.outcome()
     assert outcome is not None
     record.winner, record.reason = outcome.winner, outcome.reason
-    record.turns = state.position()["turn"]
+    record.turns = state.turn_number()
     return record

@@ -253,6 +253,9 @@ class AterialState(SteppingState):
     def reseed_hidden(self, seed: int) -> None:
         self.shuffle_seed = seed
 
+    def turn_number(self) -> int:
+        return self.turn
+
     def position(self) -> dict[str, Any]:
         from cardlab.games.aterial.position import dump_position
 

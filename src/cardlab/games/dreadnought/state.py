@@ -235,6 +235,9 @@ class DreadnoughtState(SteppingState):
         self._legal = self._compute_legal()
         return len(self._legal) >= 2
 
+    def turn_number(self) -> int:
+        return self.turn
+
     def position(self) -> dict[str, Any]:
         from cardlab.games.dreadnought.position import dump_position
 

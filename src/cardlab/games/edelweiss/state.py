@@ -173,6 +173,9 @@ class EdelweissState(SteppingState):
         indices = [index for index, card in enumerate(hand) if card not in known] if known else None
         return [[("deck", None), (_HAND_ZONES[opponent], indices)]]
 
+    def turn_number(self) -> int:
+        return self.turn
+
     def position(self) -> dict[str, Any]:
         from cardlab.games.edelweiss.position import dump_position
 
