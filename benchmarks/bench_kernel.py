@@ -32,7 +32,7 @@ def balance_table(games_per_cell: int) -> int:
     played = 0
     for standard in ("symbolic", "accel2"):
         setup = BalanceSetup(matchups_for("edelweiss", standard), "heuristic", games_per_cell, seed=1)
-        played += len(kernel_balance(setup, lambda cell: 0))
+        played += sum(batch.count for batch in kernel_balance(setup, lambda cell: 0))
     return played
 
 

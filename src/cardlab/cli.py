@@ -6,7 +6,8 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,8 +22,8 @@ if TYPE_CHECKING:
     from cardlab.core.game import Game
     from cardlab.core.plugin import ConfigOption
     from cardlab.sim.balance import Matchups
-    from cardlab.sim.tournament import GameTask
-    from cardlab.store import GamesDB
+    from cardlab.sim.tournament import GameTask, TaskResult
+    from cardlab.store import GamesDB, StoredGame
 
 
 class UsageError(CardlabError):
@@ -96,30 +97,92 @@ def cmd_scenario_run(args: argparse.Namespace, console: Console) -> int:
     return 1 if failed else 0
 
 
-def _run_with_progress(tasks: Sequence[GameTask], workers: int | None, console: Console, label: str) -> list:
-    """Play tasks across workers with a progress bar and ETA; results in task order."""
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
+@contextmanager
+def _progress(console: Console, label: str, total: int) -> Iterator[Callable[[int], None]]:
+    """A progress bar with games/s and ETA on a terminal; when piped, a plain line on stderr every 10 s and
+    at the end (stdout stays the command's output, e.g. its JSON)."""
+    if console.is_terminal:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
 
+        columns = (
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+        )
+        with Progress(*columns, console=console, transient=True) as progress:
+            bar = progress.add_task(label, total=total, rate="")
+
+            def advance_bar(games: int) -> None:
+                progress.advance(bar, games)
+                speed = progress.tasks[0].speed
+                progress.update(bar, rate=f"{speed:,.0f} games/s" if speed else "")
+
+            yield advance_bar
+        return
+    start = last = time.perf_counter()
+    done = 0
+
+    def report() -> None:
+        elapsed = time.perf_counter() - start
+        rate = done / elapsed if elapsed > 0 else 0.0
+        eta = f", ETA {(total - done) / rate:,.0f} s" if rate and done < total else ""
+        print(f"{label}: {done:,}/{total:,} games, {rate:,.0f} games/s{eta}", file=sys.stderr, flush=True)
+
+    def advance(games: int) -> None:
+        nonlocal done, last
+        done += games
+        if time.perf_counter() - last >= 10.0:
+            last = time.perf_counter()
+            report()
+
+    yield advance
+    if total:
+        report()
+
+
+def _run_with_progress(
+    tasks: Sequence[GameTask],
+    workers: int | None,
+    console: Console,
+    label: str,
+    backend: str | None = "process",
+    address: str | None = None,
+) -> Iterator[TaskResult]:
+    """Play tasks across workers (or a Ray cluster) with progress; results in task order, as they come."""
     from cardlab.sim.tournament import run_tasks
 
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
+    with _progress(console, label, len(tasks)) as advance:
+        yield from run_tasks(
+            tasks, workers, on_result=lambda _: advance(1), backend=backend or "process", address=address
+        )
+
+
+def _add_backend_options(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument(
+        "--backend",
+        choices=("process", "ray"),
+        default="process",
+        help="where reference-engine games run: local worker processes (default) or a Ray cluster "
+        "(extra cluster; a local one unless --address)",
     )
-    with Progress(*columns, console=console, transient=True) as progress:
-        bar = progress.add_task(label, total=len(tasks))
-        return list(run_tasks(tasks, workers, on_result=lambda _: progress.advance(bar)))
+    sub.add_argument("--address", help="the Ray cluster to join (e.g. 10.0.0.5:6379; with --backend ray)")
+
+
+def _backend(args: argparse.Namespace) -> dict[str, str | None]:
+    if args.address and args.backend != "ray":
+        raise CardlabError("--address is an option of --backend ray")
+    return {"backend": args.backend, "address": args.address}
 
 
 def _agent_pair(text: str) -> tuple[str, str]:
@@ -176,7 +239,8 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
             )
             for index in range(args.games)
         ]
-        for result in _run_with_progress(tasks, args.workers, console, f"{agents[0]} vs {agents[1]}"):
+        label = f"{agents[0]} vs {agents[1]}"
+        for result in _run_with_progress(tasks, args.workers, console, label, **_backend(args)):
             tally.add_record(result.record, result.task.labels["swapped"])
     elapsed = time.perf_counter() - start
     wins, first_wins, decisions, draws = tally.wins, tally.first_wins, tally.decisions, tally.draws
@@ -221,9 +285,10 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-def _balance_outputs(summary: dict, games: list, out: Path, console: Console) -> None:
+def _balance_outputs(summary: dict, games: list, batches: list, new: int, out: Path, console: Console) -> None:
     from cardlab.sim.report import (
         print_balance,
+        write_batches_csv,
         write_heatmap,
         write_report_html,
         write_results_csv,
@@ -232,16 +297,19 @@ def _balance_outputs(summary: dict, games: list, out: Path, console: Console) ->
 
     out.mkdir(parents=True, exist_ok=True)
     write_results_csv(games, out / "results.csv")
+    if batches:
+        write_batches_csv(batches, out / "batches.csv")
     write_summary_json(summary, out / "summary.json")
     heatmap: Path | None = out / "heatmap.png"
     try:
         write_heatmap(summary, out / "heatmap.png")
     except ImportError:  # the plots extra is missing: the report goes without its plot
         heatmap = None
-    write_report_html(summary, heatmap, out / "report.html")
-    print_balance(summary, console)
+    write_report_html(summary, heatmap, out / "report.html", new)
+    print_balance(summary, console, new)
     plot = "heatmap.png, " if heatmap else ""
-    console.print(f"wrote {out}/results.csv, summary.json, {plot}report.html")
+    csv = "results.csv, batches.csv" if batches else "results.csv"
+    console.print(f"wrote {out}/{csv}, summary.json, {plot}report.html")
     if heatmap is None:
         _missing_plot(console, "no heatmap")
 
@@ -251,10 +319,11 @@ def _missing_plot(console: Console, what: str) -> None:
     console.print(f"{what}: it needs the plots extra (pip install -e '.[plots]')")
 
 
-def _open_db(path: str | None) -> GamesDB:
+def _open_db(path: str | None, out: Path | None = None) -> GamesDB:
+    """`--db`, else the lab database beside the output folder."""
     from cardlab.store import GamesDB, default_db_path
 
-    return GamesDB(Path(path) if path else default_db_path())
+    return GamesDB(Path(path) if path else default_db_path(out))
 
 
 def _table_agent(args: argparse.Namespace, matchups: Matchups, console: Console) -> str:
@@ -283,10 +352,12 @@ def _table_engine(engine: str, game: str, agents: tuple[str, ...]) -> str:
 
 
 def cmd_balance(args: argparse.Namespace, console: Console) -> int:
-    """Play N more games per pairing and seat, store them, and report on everything stored."""
+    """Play N more games per pairing and seat, store them as they finish, and report on everything stored.
+
+    An interrupted run (Ctrl-C) keeps every finished game; the same command run again finishes it.
+    """
     from cardlab.agents import parse_spec
-    from cardlab.sim.balance import BalanceSetup, balance_tasks, kernel_balance, stored_game, summarize
-    from cardlab.sim.compare import validation_for
+    from cardlab.sim.balance import BalanceSetup, balance_tasks, kernel_balance, plan_run, stored_game
     from cardlab.sim.engines import check_engine
 
     if args.games < 1:
@@ -298,26 +369,70 @@ def cmd_balance(args: argparse.Namespace, console: Console) -> int:
     engine = _table_engine(args.engine, matchups.game, (agent,))
     check_engine(engine, matchups.game, (agent,))
     setup = BalanceSetup(matchups, agent, args.games, args.seed, args.mirrors)
-    with _open_db(args.db) as db:
+    out = _out_dir(args, matchups)
+    label = f"balance {matchups.game} {matchups.variant} · {agent}"
+    with _open_db(args.db, out) as db:
+        experiment = setup.experiment if engine == "reference" else f"{setup.experiment}/engine={engine}"
+        run = plan_run(setup, db, experiment)
+        total = 2 * sum(count for _, count in run.plan.values())
+        if run.done is not None:
+            console.print(f"resuming an interrupted run: {len(run.done)} of its games or batches are stored")
         start = time.perf_counter()
-        if engine != "reference":
-            experiment = f"{setup.experiment}/engine={engine}"
-            stored = kernel_balance(setup, lambda cell: db.next_index(experiment, cell), engine)
-        else:
-            tasks = balance_tasks(setup, lambda cell: db.next_index(setup.experiment, cell))
-            label = f"balance {matchups.game} {matchups.variant} · {agent}"
-            stored = [stored_game(result, setup) for result in _run_with_progress(tasks, args.workers, console, label)]
+        played = 0
+        try:
+            if engine != "reference":
+                with _progress(console, label, total) as advance:
+                    for batch in kernel_balance(setup, run.start, engine, run.count, run.done):
+                        played += db.add_batches([batch])
+                        advance(batch.count)
+            else:
+                tasks = balance_tasks(setup, run.start, run.count, run.done)
+                finished: list[StoredGame] = []
+                try:
+                    for result in _run_with_progress(tasks, args.workers, console, label, **_backend(args)):
+                        finished.append(stored_game(result, setup))
+                        if len(finished) >= 200:
+                            played += db.add(finished)
+                            finished = []
+                finally:  # also on Ctrl-C: every finished game is kept
+                    played += db.add(finished)
+        except KeyboardInterrupt:
+            console.print(
+                f"interrupted: {played} finished games are stored in {db.path}; run the command again to finish"
+            )
+            raise
+        db.finish_run(run.id)
         elapsed = time.perf_counter() - start
-        db.add(stored)
         console.print(
-            f"played {len(stored)} games in {elapsed:.1f} s ({len(stored) / elapsed:,.0f} games/s, "
+            f"played {played} games in {elapsed:.1f} s ({played / elapsed:,.0f} games/s, "
             f"{engine} engine); database {db.path}"
         )
-        games = list(db.games(matchups.game, matchups.variant, agent))
-        validation = validation_for(db, matchups.game, matchups.variant, agent)
-    summary = summarize(games, matchups, agent, validation=validation)
-    _balance_outputs(summary, games, _out_dir(args, matchups), console)
+        _table_outputs(db, matchups, agent, args.pool, played, out, console)
     return 0
+
+
+def _table_outputs(
+    db: GamesDB, matchups: Matchups, agent: str, pool: bool, new: int, out: Path, console: Console
+) -> None:
+    """The table of the stored games this code played (all of them with `pool`), and its files."""
+    from cardlab.sim.balance import stored_selection, summarize
+    from cardlab.sim.compare import validation_for
+
+    selection = stored_selection(db, matchups, agent, pool)
+    if not selection.games:
+        other = f" ({selection.note})" if selection.note else ""
+        raise CardlabError(
+            f"no stored games for {matchups.game} {matchups.variant} with agent {agent!r} in the database{other}"
+        )
+    validation = validation_for(db, matchups.game, matchups.variant, agent)
+    summary = summarize(selection.counts, matchups, agent, validation=validation)
+    summary["fingerprints"], summary["pooled"] = list(selection.fingerprints), selection.note
+    used = set(selection.fingerprints)
+    games = [game for game in db.games(matchups.game, matchups.variant, agent) if game.fingerprint in used]
+    batches = [batch for batch in db.batches(matchups.game, matchups.variant, agent) if batch.fingerprint in used]
+    if selection.note:
+        console.print(f"note: {selection.note}")
+    _balance_outputs(summary, games, batches, new, out, console)
 
 
 def _matchups(args: argparse.Namespace) -> Matchups:
@@ -339,20 +454,11 @@ def _out_dir(args: argparse.Namespace, matchups: Matchups) -> Path:
 
 def cmd_report(args: argparse.Namespace, console: Console) -> int:
     """Rebuild the balance tables and files from the games stored in the database."""
-    from cardlab.sim.balance import summarize
-    from cardlab.sim.compare import validation_for
-
     matchups = _matchups(args)
     agent = _table_agent(args, matchups, console)
-    with _open_db(args.db) as db:
-        games = list(db.games(matchups.game, matchups.variant, agent))
-        validation = validation_for(db, matchups.game, matchups.variant, agent)
-    if not games:
-        raise CardlabError(
-            f"no stored games for {matchups.game} {matchups.variant} with agent {agent!r} in the database"
-        )
-    summary = summarize(games, matchups, agent, validation=validation)
-    _balance_outputs(summary, games, _out_dir(args, matchups), console)
+    out = _out_dir(args, matchups)
+    with _open_db(args.db, out) as db:
+        _table_outputs(db, matchups, agent, args.pool, 0, out, console)
     return 0
 
 
@@ -365,7 +471,8 @@ def cmd_ladder(args: argparse.Namespace, console: Console) -> int:
     _check_agents(agents, game.name)
 
     def run(tasks: Sequence[GameTask]) -> list:
-        return _run_with_progress(tasks, args.workers, console, f"ladder {game.name}") if tasks else []
+        label = f"ladder {game.name}"
+        return list(_run_with_progress(tasks, args.workers, console, label, **_backend(args))) if tasks else []
 
     engine = _table_engine(args.engine, game.name, ())  # per pair, agents the kernel cannot play use the reference
     summary = play_ladder(game.name, game.config_json(), agents, args.games, args.seed, engine, run)
@@ -396,16 +503,16 @@ def cmd_compare(args: argparse.Namespace, console: Console) -> int:
 
     def run(tasks: Sequence[GameTask]) -> list:
         label = f"compare {matchups.game} {matchups.variant} · {tasks[0].agents[0]}" if tasks else ""
-        return _run_with_progress(tasks, args.workers, console, label) if tasks else []
+        return list(_run_with_progress(tasks, args.workers, console, label, **_backend(args))) if tasks else []
 
     def played(agent: str, count: int) -> None:
         console.print(f"{agent}: played {count} missing games ({engine} engine)")
 
-    with _open_db(args.db) as db:
+    out = Path(args.out or f"compare-{matchups.game}-{matchups.variant}")
+    with _open_db(args.db, out) as db:
         summary = run_comparison(
             db, matchups, agents, args.games, args.seed, args.mirrors, engine, run, on_top_up=played
         )
-    out = Path(args.out or f"compare-{matchups.game}-{matchups.variant}")
     written = write_comparison_files(summary, out)
     print_comparison(summary, console)
     console.print(f"wrote {out}/{', '.join(written)}; stored as comparison {summary['id']} in {db.path}")
@@ -428,6 +535,19 @@ def cmd_deck_validate(args: argparse.Namespace, console: Console) -> int:
     if not problems:
         print(f"{args.file}: {deck} is legal")
     return 1 if problems else 0
+
+
+def cmd_export(args: argparse.Namespace, console: Console) -> int:
+    """Every stored game (one row) and kernel batch (one row, with counts) of a game, for analysis."""
+    from cardlab.store.export import export
+
+    db_path = Path(args.db)
+    if not db_path.is_file():
+        raise CardlabError(f"--db {args.db}: no such database")
+    with _open_db(args.db) as db:
+        written = export(db, args.game, args.format, Path(args.out))
+    console.print(f"wrote {written} rows of {args.game} to {args.out} ({args.format}; schema: docs/export.md)")
+    return 0
 
 
 def cmd_games(args: argparse.Namespace, console: Console) -> int:
@@ -477,7 +597,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         from cardlab.web.app import create_app
     except ImportError:
         raise CardlabError("the web app needs the web extra: pip install -e '.[web]'") from None
-    from cardlab.store import default_db_path
+    from cardlab.store.games_db import legacy_db_path
     from cardlab.web.manager import ServerLimits
 
     for option in ("think_time", "idle_seconds"):
@@ -493,7 +613,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         idle_seconds=args.idle_seconds,
         max_sockets=args.max_sockets,
     )
-    db = Path(args.db) if args.db else default_db_path().with_name("play.sqlite")
+    db = Path(args.db) if args.db else legacy_db_path().with_name("play.sqlite")
     console.print(f"cardlab web app on http://{args.host}:{args.port}/ (database {db})")
     uvicorn.run(create_app(db, limits=limits), host=args.host, port=args.port, log_level="warning")
     return 0
@@ -506,6 +626,7 @@ def _add_simulate_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None
     sub.add_argument("--workers", type=int, help="worker processes (default: all cores)")
     sub.add_argument("--engine", choices=ENGINES, default="reference", help=_engine_help(cls))
     sub.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_backend_options(sub)
 
 
 def _engine_help(cls: type[Game]) -> str:
@@ -520,7 +641,7 @@ def _add_lab_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
     lab = cls.lab()
     if lab is not None and lab.variant_option is not None:
         _add_option(sub, lab.variant_option)
-    sub.add_argument("--db", help="SQLite database (default: in the user data directory)")
+    sub.add_argument("--db", help="SQLite database (default: lab.sqlite beside the output folder)")
 
 
 def _add_table_options(sub: argparse.ArgumentParser, cls: type[Game], agent: bool = True) -> None:
@@ -532,6 +653,7 @@ def _add_table_options(sub: argparse.ArgumentParser, cls: type[Game], agent: boo
             "else heuristic)",
         )
     sub.add_argument("--out", help="output directory (default balance-GAME-VARIANT)")
+    sub.add_argument("--pool", action="store_true", help="also pool stored games played by other code versions")
 
 
 def _add_balance_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
@@ -540,6 +662,7 @@ def _add_balance_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
     sub.add_argument("--workers", type=int, help="worker processes (default: all cores)")
     sub.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     sub.add_argument("--mirrors", action="store_true", help="also play the mirror pairings")
+    _add_backend_options(sub)
     sub.add_argument(
         "--engine",
         choices=("auto", *ENGINES),
@@ -562,6 +685,7 @@ def _add_ladder_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
     )
     sub.add_argument("--out", help="output directory (default ladder-GAME)")
     sub.add_argument("--json", action="store_true", help="print ladder.json to stdout instead of the tables")
+    _add_backend_options(sub)
 
 
 def _add_compare_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
@@ -571,6 +695,7 @@ def _add_compare_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
     sub.add_argument("--workers", type=int, help="worker processes (default: all cores)")
     sub.add_argument("--seed", type=int, default=0, help="master seed of the games played (default 0)")
     sub.add_argument("--mirrors", action="store_true", help="also top up the mirror pairings")
+    _add_backend_options(sub)
     sub.add_argument(
         "--engine",
         choices=("auto", "reference", "cpu"),
@@ -627,6 +752,12 @@ def build_parser() -> argparse.ArgumentParser:
     _game_commands(ladder, _add_ladder_options)
     compare = command("compare", cmd_compare, "two agents' balance tables side by side")
     _game_commands(compare, _add_compare_options, _has_lab)
+
+    export = command("export", cmd_export, "stored lab results as one table (Parquet or CSV) for analysis")
+    export.add_argument("game", choices=game_names(), metavar="GAME", help="which game's results")
+    export.add_argument("--db", required=True, help="the lab database (e.g. lab.sqlite)")
+    export.add_argument("--format", choices=("parquet", "csv"), default="parquet", help="file format (default parquet)")
+    export.add_argument("--out", required=True, help="the file to write")
 
     games = command("games", cmd_games, "the registered games' profiles: deck, life, hand, win conditions")
     games.add_argument("name", nargs="?", choices=game_names(), metavar="GAME", help="one game (default: all)")

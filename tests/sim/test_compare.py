@@ -250,7 +250,9 @@ def test_kernel_top_up_plays_only_the_missing_count(tmp_path: Path, capsys, monk
         game: str, config: Mapping[str, Any], agents: tuple[str, str], games: int, seed: int, engine: str
     ) -> KernelRun:
         sizes.append(games)
-        return KernelRun([KernelGame(i % 2, "attack", 9, 20) for i in range(games)], (0.01, 0.01), (games * 10,) * 2)
+        return KernelRun.of_games(
+            [KernelGame(i % 2, "attack", 9, 20) for i in range(games)], (0.01, 0.01), (games * 10,) * 2
+        )
 
     monkeypatch.setattr(engines, "kernel_run", fake_run)
     db, out = tmp_path / "g.sqlite", tmp_path / "k"

@@ -67,13 +67,15 @@ def test_swapped_games_credit_each_seat_to_the_agent_in_it() -> None:
 
 def test_kernel_batches_are_weighted_by_their_decisions() -> None:
     tally = HeadToHead(("a", "b"), "cpu")
-    tally.add_kernel_run(KernelRun([KernelGame(0, "attack", 9, 100)], (1.0, 3.0), (50, 50)), swapped=False)
-    tally.add_kernel_run(KernelRun([KernelGame(1, "attack", 9, 150)] * 2, (5.0, 2.0), (150, 150)), swapped=True)
+    tally.add_kernel_run(KernelRun.of_games([KernelGame(0, "attack", 9, 100)], (1.0, 3.0), (50, 50)), swapped=False)
+    tally.add_kernel_run(
+        KernelRun.of_games([KernelGame(1, "attack", 9, 150)] * 2, (5.0, 2.0), (150, 150)), swapped=True
+    )
     # a: 50 decisions at 1 ms (as P1), 150 at 2 ms (as P2); b: 50 at 3 ms, 150 at 5 ms.
     assert tally.decision_ms == pytest.approx([(50 + 300) / 200, (150 + 750) / 200])
     assert tally.wins == [3, 0] and tally.games == 3
     other = HeadToHead(("b", "c"), "cpu")
-    other.add_kernel_run(KernelRun([KernelGame(0, "attack", 9, 200)], (9.0, 1.0), (100, 100)), swapped=False)
+    other.add_kernel_run(KernelRun.of_games([KernelGame(0, "attack", 9, 200)], (9.0, 1.0), (100, 100)), swapped=False)
     pooled = pooled_decision_ms([tally, other], ["a", "b", "c"])
     assert pooled == pytest.approx({"a": 1.75, "b": (150 + 750 + 900) / 300, "c": 1.0})
 
@@ -88,7 +90,7 @@ def test_kernel_simulate_weights_both_seat_orders(capsys, monkeypatch) -> None:
         calls.append((agents, games, seed))
         ms = {"heuristic": 2.0, "random": 0.5}
         seat_decisions = (games * 5, games * 5)
-        return KernelRun(
+        return KernelRun.of_games(
             [KernelGame(0, "attack", 9, 10)] * games, (ms[agents[0]] * len(calls), ms[agents[1]]), seat_decisions
         )
 

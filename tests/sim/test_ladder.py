@@ -109,7 +109,7 @@ def test_the_kernel_plays_only_the_pairs_it_can(tmp_path: Path, capsys, monkeypa
     ) -> KernelRun:
         calls.append((agents, games, seed))
         winner = 0 if agents[0] == "heuristic" else 1
-        return KernelRun([KernelGame(winner, "attack", 9, 20)] * games, (0.01, 0.01), (games * 10, games * 10))
+        return KernelRun.of_games([KernelGame(winner, "attack", 9, 20)] * games, (0.01, 0.01), (games * 10, games * 10))
 
     monkeypatch.setattr(engines, "kernel_run", fake_run)
     agents = f"random,heuristic,{SEARCH}"

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import random
+import subprocess
+import sys
+
+import pytest
+
+from cardlab.core.errors import CardlabError
 from cardlab.core.rng import derive_seed
-from cardlab.sim.tournament import GameTask, run_tasks
+from cardlab.sim.tournament import BACKENDS, GameTask, run_tasks
 
 
 def _tasks(count: int) -> list[GameTask]:
@@ -27,3 +34,44 @@ def test_results_come_back_in_task_order_with_their_labels() -> None:
     assert [result.task.labels["index"] for result in results] == list(range(20))
     assert seen == list(range(20))
     assert all(result.record.seed == task.seed for result, task in zip(results, tasks, strict=True))
+
+
+def test_the_backends_are_checked_when_called() -> None:
+    assert BACKENDS == ("process", "ray")
+    with pytest.raises(CardlabError, match="unknown backend 'dask'; backends: process, ray"):
+        run_tasks(_tasks(2), backend="dask")
+    with pytest.raises(CardlabError, match="for the ray backend only"):
+        run_tasks(_tasks(2), address="ray://head:10001")
+
+
+def test_the_ray_backend_without_the_cluster_extra_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` now fails as if it were not installed
+    with pytest.raises(CardlabError, match=r"the ray backend needs the cluster extra: pip install -e '\.\[cluster\]'"):
+        run_tasks(_tasks(2), backend="ray")
+
+
+def test_importing_the_tournament_does_not_import_ray() -> None:
+    code = "import sys, cardlab.sim.tournament, cardlab.sim.backends; print('ray' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert done.stdout.strip() == "False"
+
+
+def test_an_agent_choosing_from_the_legal_actions_alone_plays_the_same_game_without_an_infoset() -> None:
+    """`act_legal` (the random agent) is a shortcut of the match loop, not another player."""
+    from cardlab.agents import RandomAgent
+    from cardlab.core.game import InfoSet
+    from cardlab.games import game_class
+    from cardlab.sim.match import play_match
+
+    class ThroughInfoSet:
+        spec = "random"
+
+        def act(self, infoset: InfoSet, rng: random.Random) -> object:
+            return RandomAgent().act(infoset, rng)
+
+    for name in ("edelweiss", "aterial", "dreadnought"):
+        game = game_class(name)()
+        for seed in range(3):
+            fast = play_match(game, (RandomAgent(), RandomAgent()), seed)
+            slow = play_match(game, (ThroughInfoSet(), ThroughInfoSet()), seed)  # type: ignore[arg-type]
+            assert (fast.actions, fast.winner, fast.turns) == (slow.actions, slow.winner, slow.turns), name

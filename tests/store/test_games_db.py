@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cardlab.store.games_db import GamesDB, StoredGame
+from cardlab.store.games_db import SCHEMA_VERSION, GamesDB, StoredBatch, StoredGame, counts_of
 
 GAME = StoredGame(game="edelweiss", variant="symbolic", agents="heuristic", experiment="balance/x", cell="GARU-EAGLE",
                   game_index=0, seat=0, p1="GARU", p2="EAGLE", seed=123, winner=1, reason="deck_out", turns=27,
@@ -51,3 +51,70 @@ def test_data_survives_reopening(tmp_path: Path) -> None:
         db.add([GAME])
     with GamesDB(path) as db:
         assert list(db.games("edelweiss", "symbolic", "heuristic")) == [GAME]
+
+
+V1_SCHEMA = """
+CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT NOT NULL, variant TEXT NOT NULL, agents TEXT NOT NULL,
+    experiment TEXT NOT NULL, cell TEXT NOT NULL, game_index INTEGER NOT NULL, seat INTEGER NOT NULL,
+    p1 TEXT NOT NULL, p2 TEXT NOT NULL, seed INTEGER NOT NULL, winner INTEGER NOT NULL, reason TEXT NOT NULL,
+    turns INTEGER NOT NULL, decisions INTEGER NOT NULL, actions TEXT NOT NULL,
+    created TEXT NOT NULL DEFAULT (datetime('now')), UNIQUE (experiment, cell, game_index, seat));
+CREATE TABLE comparisons (id INTEGER PRIMARY KEY, game TEXT NOT NULL, variant TEXT NOT NULL,
+    agent_a TEXT NOT NULL, agent_b TEXT NOT NULL, created TEXT NOT NULL DEFAULT (datetime('now')),
+    summary_json TEXT NOT NULL);
+"""
+"""The schema cardlab wrote before version 2 (no version, fingerprint or batches)."""
+
+
+def test_a_version_1_database_is_migrated_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as conn:
+        conn.executescript(V1_SCHEMA)
+        conn.execute(
+            "INSERT INTO games (game, variant, agents, experiment, cell, game_index, seat, p1, p2, seed, winner, "
+            "reason, turns, decisions, actions) VALUES ('edelweiss', 'symbolic', 'heuristic', 'balance/x', "
+            "'GARU-EAGLE', 0, 0, 'GARU', 'EAGLE', 123, 1, 'deck_out', 27, 25, '[\"SUMMON S\", \"END_TURN\"]')"
+        )
+    with GamesDB(path) as db:
+        assert list(db.games("edelweiss", "symbolic", "heuristic")) == [GAME]  # version and fingerprint ''
+        db.add([replace(GAME, game_index=1, fingerprint="f" * 16, version="0.1.0")])
+        counts = db.counts("edelweiss", "symbolic", "heuristic")
+        assert db.next_index("balance/x", "GARU-EAGLE") == 2
+    assert {(c.fingerprint, c.games, c.p2_wins) for c in counts} == {("", 1, 1), ("f" * 16, 1, 1)}
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+BATCH = StoredBatch("edelweiss", "symbolic", "heuristic", "balance/x/engine=cpu", "GARU-EAGLE", 1, "EAGLE", "GARU",
+                    77, 0, 100_000, 58_000, 42_000, 0, {"attack": 90_000, "deck_out": 10_000}, 2_000_000,
+                    1_900_000, "0.1.0", "a" * 16)  # fmt: skip
+
+
+def test_kernel_batches_are_one_row_and_continue_the_indices(tmp_path: Path) -> None:
+    with GamesDB(tmp_path / "g.sqlite") as db:
+        assert db.add_batches([BATCH]) == 100_000
+        assert db.batches("edelweiss", "symbolic", "heuristic") == [BATCH]
+        assert db.next_index("balance/x/engine=cpu", "GARU-EAGLE") == 100_000
+        [count] = db.counts("edelweiss", "symbolic", "heuristic")
+        assert (count.games, count.first_named_wins, count.reasons["attack"]) == (100_000, 42_000, 90_000)
+        with pytest.raises(sqlite3.IntegrityError):
+            db.add_batches([BATCH])
+
+
+def test_kernel_games_cost_a_few_bytes_each(tmp_path: Path) -> None:
+    """Issue #15: at most 16 bytes per kernel game once batches are of a realistic size."""
+    path = tmp_path / "g.sqlite"
+    with GamesDB(path) as db:
+        empty = path.stat().st_size
+        db.add_batches(replace(BATCH, cell=f"C{i}-D{i}", count=1000) for i in range(600))  # 600,000 games
+    assert (path.stat().st_size - empty) / 600_000 <= 16
+
+
+def test_counts_agree_with_the_games_they_count(tmp_path: Path) -> None:
+    games = [replace(GAME, game_index=i, seat=i % 2, winner=(i // 3) % 2, reason="attack") for i in range(12)]
+    with GamesDB(tmp_path / "g.sqlite") as db:
+        db.add(games)
+        stored = db.counts("edelweiss", "symbolic", "heuristic")
+    assert sorted(stored, key=lambda c: c.seat) == sorted(
+        [replace(c, reasons={}) for c in counts_of(games)], key=lambda c: c.seat
+    )

@@ -16,6 +16,9 @@ from importlib import import_module, resources
 from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any, Protocol
 
+import numpy as np
+import numpy.typing as npt
+
 from cardlab.core.errors import CardlabError, PositionError
 from cardlab.core.game import PLAYER_NAMES
 
@@ -62,7 +65,8 @@ class ConfigOption:
     optional: bool = False
     """A value may be left empty in the web form (the game's default for that seat)."""
     default: str | None = None
-    """The web form's initial value, and the value used when the option is not given."""
+    """The web form's initial value (`A,B` for a per-seat option); on the command line an option left
+    out is None, and `Game.from_options` applies the game's default."""
     shown_when: tuple[str, tuple[str, ...]] | None = None
     """(option, values): the web form shows this field only while that option has one of those values."""
     example: str = ""
@@ -194,13 +198,48 @@ class KernelGame:
 
 @dataclass(frozen=True)
 class KernelRun:
-    """A batch of kernel games and what each agent's decisions cost."""
+    """A batch of kernel games as columns (one entry per game, no per-game object on this path),
+    and what each agent's decisions cost."""
 
-    games: list[KernelGame]
+    winner: npt.NDArray[np.int64]
+    """0: P1 won, 1: P2 won, -1: a draw."""
+    reason: npt.NDArray[np.int64]
+    """Index into `reasons` of each game's win reason."""
+    reasons: tuple[str, ...]
+    turns: npt.NDArray[np.int64]
+    decisions: npt.NDArray[np.int64]
     decision_ms: tuple[float, float]
     """Mean wall-clock milliseconds per decision of the P1 agent and the P2 agent of this batch."""
     seat_decisions: tuple[int, int]
     """Decisions of the P1 and P2 agents."""
+
+    def __len__(self) -> int:
+        return len(self.winner)
+
+    @property
+    def games(self) -> list[KernelGame]:
+        """The games one by one (for a few games: tests, a report's examples); the lab reads the columns."""
+        return [
+            KernelGame(int(w), self.reasons[int(r)], int(t), int(d))
+            for w, r, t, d in zip(self.winner, self.reason, self.turns, self.decisions, strict=True)
+        ]
+
+    @classmethod
+    def of_games(
+        cls, games: Sequence[KernelGame], decision_ms: tuple[float, float], seat_decisions: tuple[int, int]
+    ) -> KernelRun:
+        """A run holding `games` (tests and fakes build runs this way)."""
+        reasons = tuple(dict.fromkeys(game.reason for game in games))
+        column = lambda values: np.array(values, dtype=np.int64)  # noqa: E731
+        return cls(
+            column([g.winner for g in games]),
+            column([reasons.index(g.reason) for g in games]),
+            reasons,
+            column([g.turns for g in games]),
+            column([g.decisions for g in games]),
+            decision_ms,
+            seat_decisions,
+        )
 
 
 class Kernels(Protocol):

@@ -11,24 +11,27 @@ so results do not depend on the number of workers, and re-runs continue the inde
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
+
+import numpy as np
 
 from cardlab.core.plugin import Matchups
 from cardlab.core.rng import derive_seed
 from cardlab.games import game_class
 from cardlab.sim.stats import (
     binomial_test_two_sided,
-    bootstrap_bradley_terry,
+    bootstrap_bradley_terry_counts,
     bradley_terry,
     first_player_advantage,
     holm_bonferroni,
     wilson_interval,
 )
 from cardlab.sim.tournament import GameTask, TaskResult
-from cardlab.store.games_db import StoredGame
+from cardlab.store.fingerprint import cardlab_version, fingerprint
+from cardlab.store.games_db import CellCount, GamesDB, StoredBatch, StoredGame, counts_of
 
 ALPHA = 0.05
 DRAW = -1
@@ -87,12 +90,47 @@ def pairings(entrants: Sequence[str], mirrors: bool) -> list[tuple[str, str]]:
     return pairs + [(entrant, entrant) for entrant in entrants] if mirrors else pairs
 
 
+Plan = dict[str, tuple[int, int]]
+"""Per cell: (first game index, games per seat) of one balance run."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """One balance run: its id in the database, its plan, and what of it is stored already."""
+
+    id: int
+    plan: Plan
+    done: set[tuple[str, int, int]] | None
+    """Stored (cell, index, seat) keys when the run resumes an interrupted one, else None."""
+
+    def start(self, cell: str) -> int:
+        return self.plan[cell][0]
+
+    def count(self, cell: str) -> int:
+        return self.plan.get(cell, (0, 0))[1]
+
+
+def plan_run(setup: BalanceSetup, db: GamesDB, experiment: str) -> Run:
+    """The games this run plays: an interrupted run of the same experiment and size is finished
+    (its plan resumed, its stored games skipped), else `games_per_cell` new games per cell and seat."""
+    wanted = {f"{a}-{b}": setup.games_per_cell for a, b in pairings(setup.matchups.entrants, setup.mirrors)}
+    interrupted = db.open_run(experiment)
+    if interrupted is not None and {cell: n for cell, (_, n) in interrupted[1].items()} == wanted:
+        return Run(interrupted[0], interrupted[1], db.stored_keys(experiment))
+    plan = {cell: (db.next_index(experiment, cell), n) for cell, n in wanted.items()}
+    return Run(db.start_run(experiment, plan), plan, None)
+
+
 def balance_tasks(
-    setup: BalanceSetup, next_index: Callable[[str], int], count: Callable[[str], int] | None = None
+    setup: BalanceSetup,
+    next_index: Callable[[str], int],
+    count: Callable[[str], int] | None = None,
+    done: set[tuple[str, int, int]] | None = None,
 ) -> list[GameTask]:
     """`games_per_cell` new games per pairing and seat, continuing each cell's index sequence.
 
-    `count(cell)`, when given, replaces `games_per_cell` per cell (topping a table up to a level).
+    `count(cell)`, when given, replaces `games_per_cell` per cell (topping a table up to a level);
+    games whose (cell, index, seat) is in `done` are stored already (an interrupted run) and skipped.
     """
     tasks = []
     m = setup.matchups
@@ -104,6 +142,8 @@ def balance_tasks(
         start = next_index(cell)
         for index in range(start, start + new):
             for seat, (first, second) in enumerate(((a, b), (b, a))):
+                if done is not None and (cell, index, seat) in done:
+                    continue
                 labels = ("balance", m.variant, cell, index) + ((seat,) if a == b else ())
                 tasks.append(
                     GameTask(
@@ -122,18 +162,20 @@ def kernel_balance(
     next_index: Callable[[str], int],
     engine: str = "cpu",
     count: Callable[[str], int] | None = None,
-) -> list[StoredGame]:
-    """The same table played by a compiled kernel (`--engine cpu|gpu`): per cell and seat one batch.
+    done: set[tuple[str, int, int]] | None = None,
+) -> Iterator[StoredBatch]:
+    """The same table played by a compiled kernel (`--engine cpu|gpu`): per cell and seat one batch,
+    counted from the kernel's result columns, yielded as it is played (so it can be stored at once).
 
     Both seat orders of a pairing share the batch seed, so they share their deals; game i of a
-    batch is the kernel's stream (seed, i - first index). Action lists are not kept. `count` as
-    in `balance_tasks`.
+    batch is the kernel's stream (seed, i - first index). `count` as in `balance_tasks`; a batch
+    whose (cell, first index, seat) is in `done` is stored already and skipped.
     """
-    from cardlab.sim.engines import kernel_games
+    from cardlab.sim.engines import kernel_run
 
     m = setup.matchups
     experiment = f"{setup.experiment}/engine={engine}"
-    stored = []
+    stamp = (cardlab_version(), fingerprint(m.game, setup.agent, engine))
     for a, b in pairings(m.entrants, setup.mirrors):
         cell = f"{a}-{b}"
         new = setup.games_per_cell if count is None else count(cell)
@@ -141,31 +183,18 @@ def kernel_balance(
             continue
         start = next_index(cell)
         for seat, (first, second) in enumerate(((a, b), (b, a))):
+            if done is not None and (cell, start, seat) in done:
+                continue
             labels = (f"balance-{engine}", m.variant, cell, start) + ((seat,) if a == b else ())
             seed = derive_seed(setup.seed, *labels)
-            for i, game in enumerate(
-                kernel_games(m.game, m.config(first, second), (setup.agent,) * 2, new, seed, engine)
-            ):
-                stored.append(
-                    StoredGame(
-                        game=m.game,
-                        variant=m.variant,
-                        agents=setup.agent,
-                        experiment=experiment,
-                        cell=cell,
-                        game_index=start + i,
-                        seat=seat,
-                        p1=first,
-                        p2=second,
-                        seed=seed,
-                        winner=game.winner,
-                        reason=game.reason,
-                        turns=game.turns,
-                        decisions=game.decisions,
-                        actions=(),
-                    )
-                )
-    return stored
+            run = kernel_run(m.game, m.config(first, second), (setup.agent,) * 2, new, seed, engine)
+            p1_wins, p2_wins = int((run.winner == 0).sum()), int((run.winner == 1).sum())
+            by_reason = np.bincount(run.reason, minlength=len(run.reasons))
+            reasons = {name: int(n) for name, n in zip(run.reasons, by_reason, strict=True) if n}
+            yield StoredBatch(
+                m.game, m.variant, setup.agent, experiment, cell, seat, first, second, seed, start, new, p1_wins,
+                p2_wins, new - p1_wins - p2_wins, reasons, int(run.turns.sum()), int(run.decisions.sum()), *stamp,
+            )  # fmt: skip
 
 
 def stored_game(result: TaskResult, setup: BalanceSetup) -> StoredGame:
@@ -186,7 +215,49 @@ def stored_game(result: TaskResult, setup: BalanceSetup) -> StoredGame:
         turns=record.turns,
         decisions=record.decisions,
         actions=tuple(record.actions),
+        version=cardlab_version(),
+        fingerprint=fingerprint(setup.matchups.game, setup.agent, "reference"),
     )
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The stored games a report uses: those of the current code, unless pooling was asked for."""
+
+    counts: list[CellCount]
+    games: int
+    left_out: int
+    fingerprints: tuple[str, ...]
+    note: str
+
+
+def select(stored: Iterable[StoredGame | CellCount], current: Iterable[str], pool: bool = False) -> Selection:
+    """The counts a report may pool: those whose fingerprint is one of `current` (the code that plays
+    this table now, on any engine), or all of them with `pool`; the note says what was left out or pooled."""
+    counts = counts_of(stored)
+    wanted = set(current)
+    chosen = counts if pool else [c for c in counts if c.fingerprint in wanted]
+    left_out = sum(c.games for c in counts) - sum(c.games for c in chosen)
+    used = tuple(sorted({c.fingerprint for c in chosen}))
+    if pool and len(used) > 1:
+        note = f"pooled games of {len(used)} code fingerprints ({', '.join(f or 'before version 2' for f in used)})"
+    elif left_out:
+        note = f"left out {left_out} stored games played by other code (other fingerprints); --pool includes them"
+    else:
+        note = ""
+    return Selection(chosen, sum(c.games for c in chosen), left_out, used, note)
+
+
+def current_fingerprints(game: str, agent: str) -> tuple[str, ...]:
+    """The fingerprints this code gives `agent`'s games of `game` on every engine (kernel games have
+    been proven the same as the reference engine's, so a table pools them)."""
+    return tuple(fingerprint(game, agent, engine) for engine in ("reference", "cpu", "gpu"))
+
+
+def stored_selection(db: GamesDB, matchups: Matchups, agent: str, pool: bool = False) -> Selection:
+    """The stored games of `agent`'s table that a report uses (see `select`)."""
+    counts = db.counts(matchups.game, matchups.variant, agent)
+    return select(counts, current_fingerprints(matchups.game, agent), pool)
 
 
 def _rate(wins: int, games: int) -> dict[str, Any]:
@@ -194,26 +265,28 @@ def _rate(wins: int, games: int) -> dict[str, Any]:
 
 
 def summarize(
-    games: Iterable[StoredGame],
+    games: Iterable[StoredGame | CellCount],
     matchups: Matchups,
     agent: str,
     bootstrap: int = 200,
     validation: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The balance report's numbers (the summary.json schema) from stored games.
+    """The balance report's numbers (the summary.json schema) from stored games or their counts.
 
-    `validation` is the latest stored comparison of `agent` with another agent (see
-    `cardlab.sim.compare.validation_for`), so a report says whether its agent's table was checked.
+    Everything is computed from counts per cell and seat, so a table of millions of kernel games
+    costs no more than one of thousands. `validation` is the latest stored comparison of `agent` with
+    another agent (see `cardlab.sim.compare.validation_for`), so a report says whether its agent's
+    table was checked.
     """
-    games = list(games)
+    counted = counts_of(games)
     entrants = matchups.entrants
     cells: dict[tuple[str, str, int], list[int]] = {}  # (a, b, seat) -> [a's wins, games, draws]
-    for game in games:
-        a, b = game.cell.split("-")
-        counts = cells.setdefault((a, b, game.seat), [0, 0, 0])
-        counts[0] += game.winner == game.seat  # seat 0: a sits in P1; seat 1: a sits in P2
-        counts[1] += 1
-        counts[2] += game.winner == DRAW
+    for count in counted:
+        a, b = count.cell.split("-")
+        tally = cells.setdefault((a, b, count.seat), [0, 0, 0])
+        tally[0] += count.first_named_wins  # seat 0: a sits in P1; seat 1: a sits in P2
+        tally[1] += count.games
+        tally[2] += count.draws
 
     pair_list = [pair for pair in pairings(entrants, True) if any((*pair, seat) in cells for seat in (0, 1))]
     p_values: list[float] = []
@@ -236,34 +309,32 @@ def summarize(
             if row[f"{key}_significant"]:
                 significant.append(f"{row['a']} vs {row['b']} ({row['a']} {key.removeprefix('a_')})")
 
-    duels = [game for game in games if game.p1 != game.p2]
-    first_wins = sum(1 for game in duels if game.winner == 0)
+    duels = [count for count in counted if count.p1 != count.p2]
+    first_wins = sum(count.p1_wins for count in duels)
     totals = {entrant: [0, 0] for entrant in entrants}
     pairwise: dict[tuple[str, str], int] = {}
-    outcomes = []
-    for game in duels:
-        totals[game.p1][1] += 1
-        totals[game.p2][1] += 1
-        if game.winner == DRAW:
-            continue
-        winner, loser = (game.p1, game.p2) if game.winner == 0 else (game.p2, game.p1)
-        totals[winner][0] += 1
-        pairwise[(winner, loser)] = pairwise.get((winner, loser), 0) + 1
-        outcomes.append((game.p1, game.p2, winner))
+    for count in duels:
+        totals[count.p1][1] += count.games
+        totals[count.p2][1] += count.games
+        for winner, loser, won in ((count.p1, count.p2, count.p1_wins), (count.p2, count.p1, count.p2_wins)):
+            totals[winner][0] += won
+            if won:
+                pairwise[(winner, loser)] = pairwise.get((winner, loser), 0) + won
     players = [entrant for entrant in entrants if totals[entrant][1]]
     strengths = bradley_terry(pairwise, players) if players else {}
-    intervals = bootstrap_bradley_terry(outcomes, players, resamples=bootstrap) if players else {}
+    intervals = bootstrap_bradley_terry_counts(pairwise, players, resamples=bootstrap) if players else {}
+    games_total = sum(count.games for count in counted)
 
     summary: dict[str, Any] = {"game": matchups.game, "variant": matchups.variant, **matchups.summary_fields}
     summary |= {
         "agent": agent,
         "games_per_cell": min((counts[1] for counts in cells.values()), default=0),
-        "total_games": len(games),
-        "draws": sum(1 for game in games if game.winner == DRAW),
+        "total_games": games_total,
+        "draws": sum(count.draws for count in counted),
         "kind": matchups.kind,
         "pairings": [row for row in rows if row["a"] != row["b"]],
         "mirrors": [row for row in rows if row["a"] == row["b"]],
-        "first_player": first_player_advantage(first_wins, len(duels)),
+        "first_player": first_player_advantage(first_wins, sum(count.games for count in duels)),
         matchups.kind: {entrant: _rate(*totals[entrant]) for entrant in players},
         "bradley_terry": {e: {"strength": strengths[e], "ci95": list(intervals[e])} for e in players},
         "significance": {

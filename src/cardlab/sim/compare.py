@@ -21,11 +21,11 @@ from typing import Any
 
 from cardlab.core.errors import CardlabError
 from cardlab.core.plugin import Matchups
-from cardlab.sim.balance import BalanceSetup, balance_tasks, kernel_balance, pairings, stored_game
+from cardlab.sim.balance import BalanceSetup, balance_tasks, kernel_balance, pairings, stored_game, stored_selection
 from cardlab.sim.report import embedded_png, html_page, seat_words
 from cardlab.sim.stats import holm_adjusted, holm_bonferroni, newcombe_interval, two_proportion_z_test
 from cardlab.sim.tournament import GameTask, TaskResult
-from cardlab.store.games_db import GamesDB, StoredGame
+from cardlab.store.games_db import CellCount, GamesDB, StoredGame, counts_of
 
 ALPHA = 0.05
 CONVERGED = "converged: no cell differs"
@@ -37,17 +37,19 @@ def verdict(significant: int) -> str:
     return CONVERGED if significant == 0 else f"{significant} cells differ"
 
 
-def cell_counts(games: Iterable[StoredGame]) -> dict[tuple[str, int], list[int]]:
+def cell_counts(games: Iterable[StoredGame | CellCount]) -> dict[tuple[str, int], list[int]]:
     """(cell, seat) -> [the first-named entrant's wins, games]; a draw is a game without a win."""
     counts: dict[tuple[str, int], list[int]] = {}
-    for game in games:
-        tally = counts.setdefault((game.cell, game.seat), [0, 0])
-        tally[0] += game.winner == game.seat  # seat 0: the first-named entrant sits in P1
-        tally[1] += 1
+    for count in counts_of(games):
+        tally = counts.setdefault((count.cell, count.seat), [0, 0])
+        tally[0] += count.first_named_wins
+        tally[1] += count.games
     return counts
 
 
-def missing_games(games: Iterable[StoredGame], matchups: Matchups, target: int, mirrors: bool) -> dict[str, int]:
+def missing_games(
+    games: Iterable[StoredGame | CellCount], matchups: Matchups, target: int, mirrors: bool
+) -> dict[str, int]:
     """New games per seat each pairing needs so that both of its seats hold at least `target` games."""
     counts = cell_counts(games)
     missing = {}
@@ -73,22 +75,21 @@ def top_up(
     The games are those `cardlab balance` would play next (same experiment, seeds and index sequence),
     only fewer where some are stored already.
     """
-    missing = missing_games(db.games(matchups.game, matchups.variant, agent), matchups, target, mirrors)
+    missing = missing_games(stored_selection(db, matchups, agent).counts, matchups, target, mirrors)
     if not any(missing.values()):
         return 0
     setup = BalanceSetup(matchups, agent, target, seed, mirrors)
     if engine != "reference":
         experiment = f"{setup.experiment}/engine={engine}"
-        stored = kernel_balance(setup, lambda cell: db.next_index(experiment, cell), engine, missing.__getitem__)
-    else:
-        tasks = balance_tasks(setup, lambda cell: db.next_index(setup.experiment, cell), missing.__getitem__)
-        stored = [stored_game(result, setup) for result in run(tasks)]
-    return db.add(stored)
+        batches = kernel_balance(setup, lambda cell: db.next_index(experiment, cell), engine, missing.__getitem__)
+        return db.add_batches(batches)
+    tasks = balance_tasks(setup, lambda cell: db.next_index(setup.experiment, cell), missing.__getitem__)
+    return db.add(stored_game(result, setup) for result in run(tasks))
 
 
 def compare_tables(
-    games_a: Iterable[StoredGame],
-    games_b: Iterable[StoredGame],
+    games_a: Iterable[StoredGame | CellCount],
+    games_b: Iterable[StoredGame | CellCount],
     matchups: Matchups,
     agents: tuple[str, str],
     alpha: float = ALPHA,
@@ -324,7 +325,7 @@ def run_comparison(
             played = top_up(db, matchups, agent, games, seed, mirrors, engine, run)
             if on_top_up is not None:
                 on_top_up(agent, played)
-    stored = [list(db.games(matchups.game, matchups.variant, agent)) for agent in agents]
+    stored = [stored_selection(db, matchups, agent).counts for agent in agents]
     for agent, agent_games in zip(agents, stored, strict=True):
         if not agent_games:
             raise CardlabError(

@@ -51,9 +51,14 @@ class HeadToHead:
             self.timed_decisions[seat ^ swapped] += record.seat_decisions[seat]
 
     def add_kernel_run(self, run: KernelRun, swapped: bool) -> None:
-        """A kernel batch: each seat's mean ms weighted by that seat's decisions in the batch."""
-        for game in run.games:
-            self.add_game(game.winner, game.decisions, swapped)
+        """A kernel batch, counted from its columns: each seat's mean ms weighted by that seat's decisions."""
+        p1_wins, p2_wins = int((run.winner == 0).sum()), int((run.winner == 1).sum())
+        self.games += len(run)
+        self.decisions += int(run.decisions.sum())
+        self.draws += len(run) - p1_wins - p2_wins
+        self.first_wins += p1_wins
+        self.wins[swapped] += p1_wins
+        self.wins[1 - swapped] += p2_wins
         for seat in (0, 1):
             self.think_ms[seat ^ swapped] += run.decision_ms[seat] * run.seat_decisions[seat]
             self.timed_decisions[seat ^ swapped] += run.seat_decisions[seat]

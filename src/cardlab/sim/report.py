@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from cardlab.games import game_class
-from cardlab.store.games_db import StoredGame
+from cardlab.store.games_db import StoredBatch, StoredGame
 
 
 @dataclass(frozen=True)
@@ -27,8 +27,9 @@ class SeatWords:
     cell: tuple[str, str]
 
 
-_ORDERED = SeatWords("as first player", "as second player", "First player", ("A as first", "A as second"),
-                     ("first", "second"))  # fmt: skip
+_ORDERED = SeatWords(
+    "as first player", "as second player", "First player", ("A as first", "A as second"), ("first", "second")
+)
 _LABELS = SeatWords("in seat P1", "in seat P2", "Seat P1", ("A in P1", "A in P2"), ("in P1", "in P2"))
 
 
@@ -74,6 +75,55 @@ def write_results_csv(games: Iterable[StoredGame], path: Path) -> None:
                     game.reason,
                     game.turns,
                     game.decisions,
+                ]
+            )
+
+
+def games_line(summary: dict[str, Any], new: int) -> str:
+    """How many of the table's games this run played and how many were stored before."""
+    return f"{new} new + {summary['total_games'] - new} stored games"
+
+
+def write_batches_csv(batches: Iterable[StoredBatch], path: Path) -> None:
+    """One row per stored kernel batch: its cell and seat, the replayable index range and its counts."""
+    columns = (
+        "pairing",
+        "seat",
+        "p1",
+        "p2",
+        "seed",
+        "first_index",
+        "count",
+        "p1_wins",
+        "p2_wins",
+        "draws",
+        "reasons",
+        "turns",
+        "decisions",
+        "version",
+        "fingerprint",
+    )
+    with path.open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(columns)
+        for batch in batches:
+            writer.writerow(
+                [
+                    batch.cell,
+                    batch.seat,
+                    batch.p1,
+                    batch.p2,
+                    batch.seed,
+                    batch.first_index,
+                    batch.count,
+                    batch.p1_wins,
+                    batch.p2_wins,
+                    batch.draws,
+                    json.dumps(dict(batch.reasons), sort_keys=True),
+                    batch.turns,
+                    batch.decisions,
+                    batch.version,
+                    batch.fingerprint,
                 ]
             )
 
@@ -162,7 +212,7 @@ img {{ max-width: 100%; }}
 """
 
 
-def write_report_html(summary: dict[str, Any], heatmap: Path | None, path: Path) -> None:
+def write_report_html(summary: dict[str, Any], heatmap: Path | None, path: Path, new: int = 0) -> None:
     """One HTML file with the tables and the plot embedded (no external files)."""
     esc = html.escape
     rows = "".join(
@@ -189,7 +239,7 @@ def write_report_html(summary: dict[str, Any], heatmap: Path | None, path: Path)
     body = f"""<h1>{esc(report_title(summary))}</h1>
 <p class="validation"><b>Agent {esc(summary["agent"])}: {esc(validation_line(summary))}.</b></p>
 <p>Balance table: variant <b>{esc(summary["variant"])}</b>, both seats played by <b>{esc(summary["agent"])}</b>,
-{summary["games_per_cell"]} games per pairing and seat ({summary["total_games"]} games in all).
+{summary["games_per_cell"]} games per pairing and seat ({esc(games_line(summary, new))}).
 Rates with 95% Wilson intervals; * marks a cell whose win rate differs from 50%
 ({esc(sig["test"])}, {esc(sig["correction"])}, α = {sig["alpha"]}).</p>
 <h2>Pairings</h2>
@@ -207,12 +257,12 @@ two-sided binomial p = {first["p_value"]:.3g}.</p>
     path.write_text(html_page(f"{title} balance: {summary['variant']}, {summary['agent']}", body))
 
 
-def print_balance(summary: dict[str, Any], console: Any) -> None:
+def print_balance(summary: dict[str, Any], console: Any, new: int = 0) -> None:
     """The designer's layout on the terminal, then first player, characters and significance."""
     from rich.table import Table
 
     n = summary["games_per_cell"]
-    table = Table(title=f"{report_title(summary)} · {n} games per pairing and seat")
+    table = Table(title=f"{report_title(summary)} · {n} games per pairing and seat · {games_line(summary, new)}")
     words = seat_words(summary["game"])
     first_word, short = words.heading, words.short
     for column in ("pairing", short[0], "95% CI", short[1], "95% CI"):

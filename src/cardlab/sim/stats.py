@@ -18,6 +18,7 @@ __all__ = [
     "FirstPlayerAdvantage",
     "binomial_test_two_sided",
     "bootstrap_bradley_terry",
+    "bootstrap_bradley_terry_counts",
     "bradley_terry",
     "first_player_advantage",
     "holm_adjusted",
@@ -288,32 +289,52 @@ def bootstrap_bradley_terry(
 ) -> dict[str, tuple[float, float]]:
     """Percentile-bootstrap intervals for Bradley-Terry strengths, resampling whole games with replacement.
 
-    `games` holds (a, b, winner) with winner in (a, b). Each resample is refitted (warm-started from the
-    full-data fit, with a looser tolerance) under the same conventions as `bradley_terry`.
+    `games` holds (a, b, winner) with winner in (a, b); see `bootstrap_bradley_terry_counts`.
+    """
+    index = _player_index(players)
+    wins: dict[tuple[str, str], int] = {}
+    for a, b, winner in games:
+        if a not in index or b not in index or a == b or winner not in (a, b):
+            raise ValueError(f"bad game {(a, b, winner)!r}")
+        key = (winner, b if winner == a else a)
+        wins[key] = wins.get(key, 0) + 1
+    return bootstrap_bradley_terry_counts(wins, players, resamples, seed, confidence)
+
+
+def bootstrap_bradley_terry_counts(
+    wins: Mapping[tuple[str, str], int],
+    players: Sequence[str],
+    resamples: int = 200,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> dict[str, tuple[float, float]]:
+    """Percentile-bootstrap intervals for Bradley-Terry strengths from (winner, loser) -> games.
+
+    Resampling n games with replacement is drawing the counts of each (winner, loser) outcome from a
+    multinomial with the observed shares, so the cost does not grow with the number of games. Each
+    resample is refitted (warm-started from the full-data fit, with a looser tolerance) under the same
+    conventions as `bradley_terry`.
     """
     if resamples < 1:
         raise ValueError("resamples must be at least 1")
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be in (0, 1), got {confidence}")
     index = _player_index(players)
-    if not games:
-        return {player: (1.0, 1.0) for player in players}
     size = len(players)
-    codes = np.empty(len(games), dtype=np.int64)
-    for g, (a, b, winner) in enumerate(games):
-        if a not in index or b not in index or a == b or winner not in (a, b):
-            raise ValueError(f"bad game {(a, b, winner)!r}")
-        loser = b if winner == a else a
-        codes[g] = index[winner] * size + index[loser]
-
-    def win_matrix(sample: npt.NDArray[np.int64]) -> FloatArray:
-        return np.bincount(sample, minlength=size * size).reshape(size, size).astype(float)
-
-    start = _fit_bt(win_matrix(codes), np.ones(size), _BOOTSTRAP_ITERATIONS, _BOOTSTRAP_TOL)
+    observed = np.zeros(size * size, dtype=np.int64)
+    for (winner, loser), count in wins.items():
+        if winner not in index or loser not in index or winner == loser or count < 0:
+            raise ValueError(f"bad outcome {(winner, loser)!r}: {count}")
+        observed[index[winner] * size + index[loser]] += count
+    total = int(observed.sum())
+    if not total:
+        return {player: (1.0, 1.0) for player in players}
+    start = _fit_bt(observed.reshape(size, size).astype(float), np.ones(size), _BOOTSTRAP_ITERATIONS, _BOOTSTRAP_TOL)
     rng = np.random.default_rng(seed)
+    shares = observed / total
     samples = np.empty((resamples, size))
     for r in range(resamples):
-        resampled = win_matrix(codes[rng.integers(0, len(codes), size=len(codes))])
+        resampled = rng.multinomial(total, shares).reshape(size, size).astype(float)
         samples[r] = _fit_bt(resampled, start, _BOOTSTRAP_ITERATIONS, _BOOTSTRAP_TOL)
     tail = (1 - confidence) / 2
     low, high = np.quantile(samples, [tail, 1 - tail], axis=0)

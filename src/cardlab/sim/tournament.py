@@ -2,7 +2,8 @@
 
 Every game is a `GameTask` carrying its own seed (derived from a master seed and the game's
 index by the caller), so a task plays the same game in any process; results come back in task
-order whatever the number of workers.
+order whatever the number of workers, and whatever plays them: this machine's process pool, or a
+Ray cluster (`backend="ray"`, `cardlab.sim.backends`).
 """
 
 from __future__ import annotations
@@ -17,9 +18,14 @@ from functools import cache
 from typing import Any
 
 from cardlab.agents import Agent, make_agent
+from cardlab.core.errors import CardlabError
 from cardlab.core.game import Game
 from cardlab.games import REGISTRY, game_class, install
+from cardlab.sim.backends import chunk_size, import_ray, run_ray
 from cardlab.sim.match import GameRecord, play_match
+
+BACKENDS = ("process", "ray")
+"""What plays the tasks: a process pool on this machine, or a Ray cluster (the `cluster` extra)."""
 
 
 @dataclass(frozen=True)
@@ -64,20 +70,37 @@ def run_tasks(
     tasks: Sequence[GameTask],
     workers: int | None = None,
     on_result: Callable[[TaskResult], None] | None = None,
+    *,
+    backend: str = "process",
+    address: str | None = None,
 ) -> Iterator[TaskResult]:
-    """Yield results in task order; `workers=1` plays in this process."""
-    workers = workers or default_workers()
+    """Yield results in task order, calling `on_result` on each as it is yielded.
+
+    `backend="process"`: a pool of `workers` processes on this machine (all CPUs by default);
+    `workers=1` plays in this process. `backend="ray"`: a Ray cluster, the one at `address`, or a
+    local one with `workers` CPUs when no address is given (started once, kept for the process's
+    life; a process already connected to Ray uses that). The results are the same on every backend.
+    """
+    if backend not in BACKENDS:
+        raise CardlabError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
+    if backend == "ray":
+        import_ray()  # a missing extra is reported now, not when the first result is asked for
+        return _tap(run_ray(tasks, workers, address), on_result)
+    if address is not None:
+        raise CardlabError("an address (--address) is for the ray backend only")
+    return _tap(_run_pool(tasks, workers or default_workers()), on_result)
+
+
+def _run_pool(tasks: Sequence[GameTask], workers: int) -> Iterator[TaskResult]:
     if workers == 1 or len(tasks) <= 1:
-        results: Iterator[TaskResult] = map(run_task, tasks)
-        yield from _tap(results, on_result)
+        yield from map(run_task, tasks)
         return
-    chunksize = max(1, min(64, len(tasks) // (workers * 8)))
     # forkserver, not fork: forking a process that runs threads (JAX, numba) can deadlock.
     # Games registered at run time (e.g. a plugin outside cardlab) are registered in every worker too.
     context = multiprocessing.get_context("forkserver")
     extra = REGISTRY.extra()
     with ProcessPoolExecutor(workers, context, initializer=install, initargs=(extra,)) as pool:
-        yield from _tap(pool.map(run_task, tasks, chunksize=chunksize), on_result)
+        yield from pool.map(run_task, tasks, chunksize=chunk_size(len(tasks), workers))
 
 
 def _tap(results: Iterator[TaskResult], on_result: Callable[[TaskResult], None] | None) -> Iterator[TaskResult]:

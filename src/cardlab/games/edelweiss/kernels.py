@@ -17,9 +17,11 @@ from functools import cache
 from importlib import import_module
 from typing import Any
 
+import numpy as np
+
 from cardlab.core.errors import CardlabError
 from cardlab.core.game import State
-from cardlab.core.plugin import KernelGame, KernelRun
+from cardlab.core.plugin import KernelRun
 from cardlab.games.edelweiss.config import EdelweissConfig
 
 _MODULES = {"cpu": "cardlab.fast.edelweiss_cpu", "gpu": "cardlab.fast.edelweiss_jax"}
@@ -63,6 +65,7 @@ class EdelweissKernels:
             import_module(_MODULES[engine])
         except ImportError:
             raise CardlabError(f"the {engine} engine needs the fast extra: pip install -e '.[fast]'") from None
+        _warm(engine, engine == "cpu" and any(spec not in POLICIES for spec in agents))  # load it before any clock runs
 
     def run(self, config: Mapping[str, Any], agents: tuple[str, str], games: int, seed: int, engine: str) -> KernelRun:
         """A batch with each agent's mean decision time.
@@ -92,11 +95,10 @@ class EdelweissKernels:
             total = int(decisions.sum())
             per_seat, timed_ms, threads = (total // 2, total - total // 2), (0.0, 0.0), _threads(engine, games)
         elapsed_ms = (time.perf_counter() - start) * 1000.0
-        played = [
-            KernelGame(int(w), REASON_NAMES[int(r)], int(t), int(d))
-            for w, r, t, d in zip(winner, reason, turns, decisions, strict=True)
-        ]
-        return KernelRun(played, _decision_ms(elapsed_ms * threads, per_seat, timed_ms, searching), per_seat)
+        ms = _decision_ms(elapsed_ms * threads, per_seat, timed_ms, searching)
+        columns = (np.asarray(column, dtype=np.int64) for column in (winner, reason, turns, decisions))
+        winners, reasons, turn_counts, decision_counts = columns
+        return KernelRun(winners, reasons, REASON_NAMES, turn_counts, decision_counts, ms, per_seat)
 
 
 @cache
