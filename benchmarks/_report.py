@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import os
 import platform
+import random
 import re
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+
+from cardlab.agents import RandomAgent
+from cardlab.core import Game
+from cardlab.sim import play_match
 
 BENCHMARKS_MD = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
 
@@ -45,3 +50,23 @@ def write_section(name: str, body: str, path: Path = BENCHMARKS_MD) -> None:
     pattern = re.compile(re.escape(begin) + ".*?" + re.escape(end), re.S)
     text = pattern.sub(lambda _: block, text) if pattern.search(text) else text.rstrip() + "\n\n" + block + "\n"
     path.write_text(text)
+
+
+def engine_loop(games: Sequence[Game], count: int) -> int:
+    """`count` random games on the engine alone (legal actions, a random choice, a validated apply),
+    cycling through `games`; returns the decisions made."""
+    rng = random.Random(1)
+    decisions = 0
+    for index in range(count):
+        state = games[index % len(games)].new_state(index, record_events=False)
+        while state.current_player() is not None:
+            state.apply(rng.choice(state.legal_actions()))
+            decisions += 1
+    return decisions
+
+
+def random_matches(games: Sequence[Game], count: int) -> None:
+    """The same games through `play_match` with two RandomAgents."""
+    agents = (RandomAgent(), RandomAgent())
+    for index in range(count):
+        play_match(games[index % len(games)], agents, index)

@@ -9,29 +9,9 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import random
 
-from _report import machine, median_seconds, write_section
-from cardlab.agents import RandomAgent
+from _report import engine_loop, machine, median_seconds, random_matches, write_section
 from cardlab.games.aterial import Aterial
-from cardlab.sim import play_match
-
-
-def engine_loop(game: Aterial, games: int) -> int:
-    rng = random.Random(1)
-    decisions = 0
-    for index in range(games):
-        state = game.new_state(index, record_events=False)
-        while state.current_player() is not None:
-            state.apply(rng.choice(state.legal_actions()))
-            decisions += 1
-    return decisions
-
-
-def matches(game: Aterial, games: int) -> None:
-    agents = (RandomAgent(), RandomAgent())
-    for index in range(games):
-        play_match(game, agents, index)
 
 
 def main() -> None:
@@ -40,9 +20,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5, help="runs per figure (the median is reported)")
     args = parser.parse_args()
     game = Aterial()
-    decisions = engine_loop(game, args.games)
-    seconds = median_seconds(lambda: engine_loop(game, args.games), args.repeats)
-    match_seconds = median_seconds(lambda: matches(game, args.games), args.repeats)
+    decisions = engine_loop([game], args.games)
+    seconds = median_seconds(lambda: engine_loop([game], args.games), args.repeats)
+    match_seconds = median_seconds(lambda: random_matches([game], args.games), args.repeats)
     row = (f"| D1 vs D2, random first player | {args.games / seconds:,.0f} | {decisions / seconds:,.0f} | "
            f"{decisions / args.games:.0f} | {args.games / match_seconds:,.0f} |")  # fmt: skip
     print(row)

@@ -19,7 +19,6 @@ import argparse
 import datetime
 import json
 import os
-import random
 import statistics
 import subprocess
 import sys
@@ -27,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _report import machine, write_section
+from _report import engine_loop, machine, write_section
 from cardlab.core import Game
 from cardlab.games import game_class
 from cardlab.sim.balance import matchups_for
@@ -57,12 +56,8 @@ def kernel_seconds(configs: list[dict], games: int, seed: int = 1) -> float:
 
 def engine_rate(game: Game, games: int) -> float:
     """Random games per second on the engine alone, one core."""
-    rng = random.Random(1)
     start = time.perf_counter()
-    for index in range(games):
-        state = game.new_state(index, record_events=False)
-        while state.current_player() is not None:
-            state.apply(rng.choice(state.legal_actions()))
+    engine_loop([game], games)
     return games / (time.perf_counter() - start)
 
 

@@ -10,31 +10,11 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import random
 
-from _report import machine, median_seconds, write_section
-from cardlab.agents import RandomAgent
+from _report import engine_loop, machine, median_seconds, random_matches, write_section
 from cardlab.games.dreadnought import Dreadnought, DreadnoughtConfig
-from cardlab.sim import play_match
 
 GAMES = (Dreadnought(), Dreadnought(DreadnoughtConfig(decks=("tide_grove", "ember_spark"))))
-
-
-def engine_loop(games: int) -> int:
-    rng = random.Random(1)
-    decisions = 0
-    for index in range(games):
-        state = GAMES[index % 2].new_state(index, record_events=False)
-        while state.current_player() is not None:
-            state.apply(rng.choice(state.legal_actions()))
-            decisions += 1
-    return decisions
-
-
-def matches(games: int) -> None:
-    agents = (RandomAgent(), RandomAgent())
-    for index in range(games):
-        play_match(GAMES[index % 2], agents, index)
 
 
 def main() -> None:
@@ -42,9 +22,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300, help="games per run")
     parser.add_argument("--repeats", type=int, default=5, help="runs per figure (the median is reported)")
     args = parser.parse_args()
-    decisions = engine_loop(args.games)
-    seconds = median_seconds(lambda: engine_loop(args.games), args.repeats)
-    match_seconds = median_seconds(lambda: matches(args.games), args.repeats)
+    decisions = engine_loop(GAMES, args.games)
+    seconds = median_seconds(lambda: engine_loop(GAMES, args.games), args.repeats)
+    match_seconds = median_seconds(lambda: random_matches(GAMES, args.games), args.repeats)
     row = (f"| ember_spark vs tide_grove, both seatings | {args.games / seconds:,.0f} | {decisions / seconds:,.0f} | "
            f"{decisions / args.games:.0f} | {args.games / match_seconds:,.0f} |")  # fmt: skip
     print(row)

@@ -12,16 +12,13 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import random
 from functools import partial
 
-from _report import machine, median_seconds, write_section
-from cardlab.agents import RandomAgent
+from _report import engine_loop, machine, median_seconds, random_matches, write_section
 from cardlab.core import Game
 from cardlab.games.aterial import Aterial
 from cardlab.games.dreadnought import Dreadnought
 from cardlab.games.edelweiss import Edelweiss
-from cardlab.sim import play_match
 
 GAMES: dict[str, tuple[Game, int]] = {
     "edelweiss (full deck)": (Edelweiss(), 2000),
@@ -29,23 +26,6 @@ GAMES: dict[str, tuple[Game, int]] = {
     "dreadnought (starter decks)": (Dreadnought(), 100),
 }
 """Label: (game, default games per run): each run takes about a second on a laptop core."""
-
-
-def engine_loop(game: Game, games: int) -> int:
-    rng = random.Random(1)
-    decisions = 0
-    for index in range(games):
-        state = game.new_state(index, record_events=False)
-        while state.current_player() is not None:
-            state.apply(rng.choice(state.legal_actions()))
-            decisions += 1
-    return decisions
-
-
-def matches(game: Game, games: int) -> None:
-    agents = (RandomAgent(), RandomAgent())
-    for index in range(games):
-        play_match(game, agents, index)
 
 
 def main() -> None:
@@ -58,9 +38,9 @@ def main() -> None:
     rows = []
     for label, (game, default) in GAMES.items():
         games = max(1, round(default * args.scale))
-        decisions = engine_loop(game, games)
-        seconds = median_seconds(partial(engine_loop, game, games), args.repeats)
-        match_seconds = median_seconds(partial(matches, game, games), args.repeats)
+        decisions = engine_loop([game], games)
+        seconds = median_seconds(partial(engine_loop, [game], games), args.repeats)
+        match_seconds = median_seconds(partial(random_matches, [game], games), args.repeats)
         rows.append(
             f"| {label} | {games} | {decisions / games:.0f} | {games / seconds:,.0f} | {games / match_seconds:,.0f} "
             f"| {match_seconds / seconds - 1:+.0%} |"

@@ -124,13 +124,19 @@ class Game(ABC):
 
     @classmethod
     def lab(cls) -> Lab | None:
-        """The balance lab's matchups, for a game with entrants to balance."""
-        return None
+        """The balance lab's matchups, for a game with entrants to balance: by default the `lab` module
+        of its package (`matchups(variant)`, and `VARIANT_OPTION` when the game has several variants)."""
+        from cardlab.core.plugin import Lab
+
+        module = cls._own_module("lab")
+        return None if module is None else Lab(module.matchups, getattr(module, "VARIANT_OPTION", None))
 
     @classmethod
     def heuristic(cls) -> Policy | None:
-        """The game's documented heuristic policy, reading only what the player to move may know."""
-        return None
+        """The game's documented heuristic policy, reading only what the player to move may know: by
+        default `choose` of its package's `heuristic` module."""
+        module = cls._own_module("heuristic")
+        return None if module is None else cast("Policy", module.choose)
 
     @classmethod
     def fast_rollout(cls) -> FastRollout | None:

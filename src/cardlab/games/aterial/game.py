@@ -6,14 +6,14 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from cardlab.core.actions import IndexedAction
 from cardlab.core.carddata import CardDataError
 from cardlab.core.decks import CARD_FILES_OPTION, SeatDecks, seat_decks_options
 from cardlab.core.errors import PositionError
-from cardlab.core.game import PLAYER_NAMES, Game, Policy, parse_player
-from cardlab.core.plugin import Choice, ConfigOption, Lab, OptionValue, seat_values
+from cardlab.core.game import PLAYER_NAMES, Game, parse_player
+from cardlab.core.plugin import Choice, ConfigOption, OptionValue, seat_values
 from cardlab.core.rng import make_rng
 from cardlab.games.aterial.actions import ACTIVATED_KEYS, HAND_KEYS, build_actions
 from cardlab.games.aterial.board import LEADER_START
@@ -180,18 +180,6 @@ class Aterial(SeatDecks[Deck], Game):
         return cls(
             AterialConfig(decks, seat_values(options.get("leaders")), None if first is None else str(first), cards)
         )
-
-    @classmethod
-    def lab(cls) -> Lab:
-        from cardlab.games.aterial.lab import matchups
-
-        return Lab(matchups)
-
-    @classmethod
-    def heuristic(cls) -> Policy:
-        from cardlab.games.aterial.heuristic import choose
-
-        return cast("Policy", choose)  # called with this game's states only
 
     def config_json(self) -> dict[str, Any]:
         return self.config.to_json()

@@ -6,14 +6,14 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from cardlab.core.actions import IndexedAction
 from cardlab.core.carddata import CardDataError
 from cardlab.core.decks import CARD_FILES_OPTION, SeatDecks, seat_decks_options
 from cardlab.core.errors import CardlabError, PositionError
-from cardlab.core.game import PLAYER_NAMES, Game, Policy
-from cardlab.core.plugin import Choice, ConfigOption, Lab, OptionValue, seat_values
+from cardlab.core.game import PLAYER_NAMES, Game
+from cardlab.core.plugin import Choice, ConfigOption, OptionValue, seat_values
 from cardlab.core.rng import make_rng
 from cardlab.games.dreadnought.actions import Decoded, build_actions
 from cardlab.games.dreadnought.cards import (
@@ -212,18 +212,6 @@ class Dreadnought(SeatDecks[Deck], Game):
                 raise CardlabError(f"--casters takes two caster ids joined by '+' per seat, e.g. X02+X03, got {pair!r}")
             casters.append(None if pair is None else (parts[0], parts[1]))
         return cls(DreadnoughtConfig(decks, (casters[0], casters[1]), cards))
-
-    @classmethod
-    def lab(cls) -> Lab:
-        from cardlab.games.dreadnought.lab import matchups
-
-        return Lab(matchups)
-
-    @classmethod
-    def heuristic(cls) -> Policy:
-        from cardlab.games.dreadnought.heuristic import choose
-
-        return cast("Policy", choose)  # called with this game's states only
 
     def config_json(self) -> dict[str, Any]:
         return self.config.to_json()

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any
 
-from cardlab.core.game import Game, Policy
+from cardlab.core.game import Game
 from cardlab.core.plugin import (
     RANDOM,
     Choice,
@@ -15,7 +15,6 @@ from cardlab.core.plugin import (
     ConfigOption,
     FastRollout,
     Kernels,
-    Lab,
     OptionValue,
     draw_random_seats,
 )
@@ -23,6 +22,7 @@ from cardlab.core.rng import make_rng
 from cardlab.games.edelweiss.actions import N_ACTIONS, EdelweissAction
 from cardlab.games.edelweiss.cards import CHARACTER_IDS, CHARACTERS, HAND_SIZES, Skill, deck_cards
 from cardlab.games.edelweiss.config import EdelweissConfig
+from cardlab.games.edelweiss.lab import VARIANT_OPTION
 from cardlab.games.edelweiss.state import EdelweissState
 
 
@@ -33,7 +33,7 @@ def _skills_text(skills: Skill) -> str:
 _CHARACTER_CHOICES = tuple(
     Choice(char_id, f"{char.name} ({_skills_text(char.skills)})") for char_id, char in CHARACTERS.items()
 )
-_STANDARD_CHOICES = (Choice("symbolic", "Symbolic"), Choice("accel2", "Accel 2"))
+_STANDARD_CHOICES = VARIANT_OPTION.choices  # the game's standards are the lab's table variants
 _SKILLS_ONLY = ("deck", ("skills",))
 
 
@@ -103,19 +103,6 @@ class Edelweiss(Game):
         deck = options.get("deck") or ("skills" if standard or options.get("characters") else "full")
         standard = standard or ("symbolic" if deck == "skills" else None)
         return cls(EdelweissConfig(str(deck), None if standard is None else str(standard), pair))
-
-    @classmethod
-    def lab(cls) -> Lab:
-        from cardlab.games.edelweiss.lab import matchups
-
-        option = ConfigOption("standard", "Edelweiss standard (E7.4; default symbolic)", _STANDARD_CHOICES)
-        return Lab(matchups, option)
-
-    @classmethod
-    def heuristic(cls) -> Policy:
-        from cardlab.games.edelweiss.heuristic import choose
-
-        return cast("Policy", choose)  # called with this game's states only
 
     @classmethod
     def fast_rollout(cls) -> FastRollout:

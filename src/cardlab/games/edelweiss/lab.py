@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardlab.core.plugin import Matchups
+from cardlab.core.plugin import Choice, ConfigOption, Matchups
 from cardlab.games.edelweiss.cards import CHARACTER_IDS
 from cardlab.games.edelweiss.config import STANDARDS
 
@@ -12,6 +12,14 @@ STRONG_AGENT = "ismcts:iterations=1000:backend=cpu"
 """The default table agent (docs/balance.md): under Symbolic the cheapest search whose table agrees
 with the one at 4,000 iterations, cell by cell and in the character totals; under Accel 2 tables
 still move up to 4,000 iterations, which the README says plainly."""
+
+
+VARIANT_OPTION = ConfigOption(
+    "standard",
+    "Edelweiss standard (E7.4; default symbolic)",
+    (Choice("symbolic", "Symbolic"), Choice("accel2", "Accel 2")),
+)
+"""Tables are per standard: `cardlab balance edelweiss --standard accel2`."""
 
 
 def matchups(variant: str | None) -> Matchups:
