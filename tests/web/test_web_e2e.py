@@ -88,3 +88,50 @@ def play_in_browser(page: Any) -> int:
         except sync_api.Error:
             continue  # re-rendered between the wait and the click, or the game just ended
     return clicks
+
+
+def test_the_lobby_builds_each_games_form_from_its_declared_options(tmp_path: Path) -> None:
+    """The lobby knows no game: its form comes from /api/meta, and what it sends builds the game."""
+    app = create_app(tmp_path / "play.sqlite", agent_delay=0.0)
+    console_errors: list[str] = []
+    with serve(app) as base, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox", "--headless=new"])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.on("console", lambda msg: msg.type == "error" and console_errors.append(msg.text))
+            page.on("pageerror", lambda exc: console_errors.append(str(exc)))
+            page.goto(base + "/")
+            page.wait_for_selector("#opt-deck")  # /api/meta loaded and the first game's form drawn
+            created = {}
+            for game, choices in (
+                ("edelweiss", {"deck": "skills", "standard": "accel2", "characters_P1": "EAGLE"}),
+                ("aterial", {"decks_P1": "D2", "leaders_P2": "L03", "first": "P2"}),
+                ("dreadnought", {"decks_P2": "ember_spark", "casters_P1": "X02+X03"}),
+            ):
+                page.select_option("#game", game)
+                for option in game_class(game).options:
+                    if option.web:  # one field per seat for a per-seat option
+                        keys = [f"{option.name}_{seat}" for seat in ("P1", "P2")] if option.per_seat else [option.name]
+                        for key in keys:
+                            assert page.locator(f"#opt-{key}").count() == 1, (game, key)
+                assert page.locator("#opt-cards").count() == 0  # files are never offered in the browser
+                for key, value in choices.items():
+                    page.select_option(f"#opt-{key}", value)
+                page.click("#create")
+                page.wait_for_selector(f"#created[data-game-id]:not([hidden]) >> text={game_class(game).title}")
+                created[game] = page.locator("#created").get_attribute("data-game-id")
+            page.goto(base + page.locator("#created a.game-link").first.get_attribute("href"))
+            page.wait_for_selector("#board *")
+        finally:
+            browser.close()
+        with httpx.Client(base_url=base, timeout=10.0) as client:
+            configs = {game: client.get(f"/api/games/{gid}").json()["observation"] for game, gid in created.items()}
+            stored = {game: app.state.manager.get(gid).game.config_json() for game, gid in created.items()}
+    assert stored["edelweiss"]["standard"] == "accel2" and stored["edelweiss"]["characters"]["P1"] == "EAGLE"
+    assert stored["aterial"]["decks"]["P1"] == "D2" and stored["aterial"]["leaders"] == {"P1": None, "P2": "L03"}
+    assert stored["aterial"]["first"] == "P2"
+    assert stored["dreadnought"]["decks"] == {"P1": "ember_spark", "P2": "ember_spark"}
+    assert stored["dreadnought"]["casters"]["P1"] == ["X02", "X03"] and stored["dreadnought"]["casters"]["P2"] is None
+    assert all(configs.values())
+    assert not console_errors, console_errors
+    app.state.manager.db.close()
