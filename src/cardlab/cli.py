@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from cardlab.core.plugin import ConfigOption
     from cardlab.sim.balance import Matchups
     from cardlab.sim.tournament import GameTask, TaskResult
-    from cardlab.store import GamesDB, StoredGame
+    from cardlab.store import GamesDB
 
 
 class UsageError(CardlabError):
@@ -357,7 +357,7 @@ def cmd_balance(args: argparse.Namespace, console: Console) -> int:
     An interrupted run (Ctrl-C) keeps every finished game; the same command run again finishes it.
     """
     from cardlab.agents import parse_spec
-    from cardlab.sim.balance import BalanceSetup, balance_tasks, kernel_balance, plan_run, stored_game
+    from cardlab.sim.balance import BalanceSetup, balance_tasks, kernel_balance, plan_run, store_as_played
     from cardlab.sim.engines import check_engine
 
     if args.games < 1:
@@ -387,19 +387,10 @@ def cmd_balance(args: argparse.Namespace, console: Console) -> int:
                         advance(batch.count)
             else:
                 tasks = balance_tasks(setup, run.start, run.count, run.done)
-                finished: list[StoredGame] = []
-                try:
-                    for result in _run_with_progress(tasks, args.workers, console, label, **_backend(args)):
-                        finished.append(stored_game(result, setup))
-                        if len(finished) >= 200:
-                            played += db.add(finished)
-                            finished = []
-                finally:  # also on Ctrl-C: every finished game is kept
-                    played += db.add(finished)
+                results = _run_with_progress(tasks, args.workers, console, label, **_backend(args))
+                played = store_as_played(db, results, setup)  # on Ctrl-C too: every finished game is kept
         except KeyboardInterrupt:
-            console.print(
-                f"interrupted: {played} finished games are stored in {db.path}; run the command again to finish"
-            )
+            console.print(f"interrupted: every finished game is stored in {db.path}; run the command again to finish")
             raise
         db.finish_run(run.id)
         elapsed = time.perf_counter() - start
@@ -501,9 +492,9 @@ def cmd_compare(args: argparse.Namespace, console: Console) -> int:
 
         check_engine(engine, matchups.game, agents)
 
-    def run(tasks: Sequence[GameTask]) -> list:
+    def run(tasks: Sequence[GameTask]) -> Iterator[TaskResult]:  # results as they come: each is stored at once
         label = f"compare {matchups.game} {matchups.variant} · {tasks[0].agents[0]}" if tasks else ""
-        return list(_run_with_progress(tasks, args.workers, console, label, **_backend(args))) if tasks else []
+        return _run_with_progress(tasks, args.workers, console, label, **_backend(args))
 
     def played(agent: str, count: int) -> None:
         console.print(f"{agent}: played {count} missing games ({engine} engine)")

@@ -104,3 +104,24 @@ def test_an_interrupted_run_keeps_its_games_and_the_same_command_finishes_it(
     assert finished == uninterrupted and finished["total_games"] == 90
     assert main([*argv, "--db", str(split / "lab.sqlite"), "--out", str(split / "out")]) == 0  # a new run now
     assert json.loads((split / "out" / "summary.json").read_text())["total_games"] == 180
+
+
+def test_an_interrupted_compare_top_up_keeps_its_games_and_the_same_command_finishes_it(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    from cardlab.sim import tournament
+
+    db, out = tmp_path / "lab.sqlite", tmp_path / "out"
+    argv = ["compare", "edelweiss", "--standard", "accel2", "--agents", "heuristic,random", "--games", "2",
+            "--workers", "1", "--engine", "reference", "--db", str(db), "--out", str(out)]  # fmt: skip
+    with monkeypatch.context() as patch:
+        _interrupt_after(patch, tournament, "run_task", 70)
+        assert main(argv) == 130
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM games").fetchone() == (70,)
+    assert main(argv) == 0
+    with sqlite3.connect(db) as conn:  # 60 games per agent: only the missing ones were played
+        assert conn.execute("SELECT agents, COUNT(*) FROM games GROUP BY agents ORDER BY agents").fetchall() == [
+            ("heuristic", 60),
+            ("random", 60),
+        ]

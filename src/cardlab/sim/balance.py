@@ -220,6 +220,22 @@ def stored_game(result: TaskResult, setup: BalanceSetup) -> StoredGame:
     )
 
 
+def store_as_played(db: GamesDB, results: Iterable[TaskResult], setup: BalanceSetup, every: int = 200) -> int:
+    """Store games as they finish, `every` at a time; on Ctrl-C (or any error) the finished ones are
+    stored before it propagates. Returns how many were stored."""
+    stored = 0
+    finished: list[StoredGame] = []
+    try:
+        for result in results:
+            finished.append(stored_game(result, setup))
+            if len(finished) >= every:
+                stored += db.add(finished)
+                finished = []
+    finally:
+        stored += db.add(finished)
+    return stored
+
+
 @dataclass(frozen=True)
 class Selection:
     """The stored games a report uses: those of the current code, unless pooling was asked for."""

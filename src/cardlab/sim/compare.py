@@ -21,7 +21,14 @@ from typing import Any
 
 from cardlab.core.errors import CardlabError
 from cardlab.core.plugin import Matchups
-from cardlab.sim.balance import BalanceSetup, balance_tasks, kernel_balance, pairings, stored_game, stored_selection
+from cardlab.sim.balance import (
+    BalanceSetup,
+    balance_tasks,
+    kernel_balance,
+    pairings,
+    store_as_played,
+    stored_selection,
+)
 from cardlab.sim.report import embedded_png, html_page, seat_words
 from cardlab.sim.stats import holm_adjusted, holm_bonferroni, newcombe_interval, two_proportion_z_test
 from cardlab.sim.tournament import GameTask, TaskResult
@@ -84,7 +91,7 @@ def top_up(
         batches = kernel_balance(setup, lambda cell: db.next_index(experiment, cell), engine, missing.__getitem__)
         return db.add_batches(batches)
     tasks = balance_tasks(setup, lambda cell: db.next_index(setup.experiment, cell), missing.__getitem__)
-    return db.add(stored_game(result, setup) for result in run(tasks))
+    return store_as_played(db, run(tasks), setup)
 
 
 def compare_tables(
