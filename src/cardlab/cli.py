@@ -268,11 +268,13 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
         return 0
     from rich.table import Table
 
-    table = Table(title=f"{game.name} {config} · {args.games} games, seats swapped per deal")
-    for column in ("agent", "wins", "win rate", "95% CI", "ms/decision"):
-        table.add_column(column, justify="left" if column == "agent" else "right")
+    from cardlab.sim.report import config_words, plus_minus
+
+    table = Table(title=f"{game.title}: {config_words(config)}\n{args.games} games, seats swapped per deal")
+    for column in ("agent", "wins", "% ±95%", "ms/decision"):
+        table.add_column(column, justify="left" if column == "agent" else "right", overflow="fold")
     for spec, won, ci, ms in zip(agents, wins, summary["ci95"], tally.decision_ms, strict=True):
-        table.add_row(spec, str(won), f"{won / args.games:.1%}", f"[{ci[0]:.1%}, {ci[1]:.1%}]", f"{ms:.4g}")
+        table.add_row(spec, str(won), plus_minus(won, args.games, ci), f"{ms:.4g}")
     console.print(table)
     # Where the first player is decided anew every turn, seats are only labels.
     fixed = game.fixed_first_player

@@ -144,3 +144,13 @@ def test_load_rejects_a_tampered_file(monkeypatch, capsys, tmp_path) -> None:
     )
     assert main(["play", "edelweiss", "--load", str(saved)]) == 2
     assert "actions[0]" in capsys.readouterr().err
+
+
+def test_a_skills_game_shows_the_standard_and_both_characters_with_their_skills(monkeypatch, capsys) -> None:
+    """Issue #16 item 2 (E7, E9): the terminal board names the standard and each side's character."""
+    out = _play(monkeypatch, capsys, "q\n", "--standard", "accel2", "--characters", "VIRIDIAN,EAGLE")
+    assert "Accel 2 standard" in out
+    assert "you: P1 VIRIDIAN" in out and "Guardian" in out
+    assert "opponent: P2 EAGLE" in out and "Wizard" in out
+    plain = _play(monkeypatch, capsys, "q\n", "--deck", "short")
+    assert "standard" not in plain and "opponent:" not in plain

@@ -254,9 +254,11 @@ def select(stored: Iterable[StoredGame | CellCount], current: Iterable[str], poo
     wanted = set(current)
     chosen = counts if pool else [c for c in counts if c.fingerprint in wanted]
     left_out = sum(c.games for c in counts) - sum(c.games for c in chosen)
+    other = sum(c.games for c in chosen if c.fingerprint not in wanted)
     used = tuple(sorted({c.fingerprint for c in chosen}))
-    if pool and len(used) > 1:
-        note = f"pooled games of {len(used)} code fingerprints ({', '.join(f or 'before version 2' for f in used)})"
+    if pool and other:
+        named = ", ".join(f or "before version 2" for f in used)
+        note = f"pooled games of {len(used)} code fingerprints ({named}): {other} played by other code"
     elif left_out:
         note = f"left out {left_out} stored games played by other code (other fingerprints); --pool includes them"
     else:

@@ -163,7 +163,8 @@ def write_heatmap(summary: dict[str, Any], path: Path) -> None:
     for i in range(len(names)):
         for j in range(len(names)):
             if not np.isnan(rates[i, j]):
-                ax.text(j, i, f"{rates[i, j]:.0%}", ha="center", va="center", fontsize=9 if len(names) <= 6 else 7)
+                ax.text(j, i, f"{rates[i, j]:.0%}", ha="center", va="center", fontsize=9 if len(names) <= 6 else 7,
+                        color=label_color(rates[i, j]))  # fmt: skip
     ax.set_xlabel("opponent")
     ax.set_ylabel(summary["kind"].removesuffix("s"))
     ax.set_title(
@@ -173,6 +174,30 @@ def write_heatmap(summary: dict[str, Any], path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
+
+
+def label_color(rate: float) -> str:
+    """A heatmap label readable on its cell: white on the dark ends of the diverging map, black between."""
+    return "white" if abs(rate - 0.5) > 0.3 else "black"
+
+
+def config_words(config: dict[str, Any]) -> str:
+    """A config JSON in words for titles: `deck skills, standard accel2, characters P1 VIRIDIAN / P2 EAGLE`."""
+
+    def text(value: Any) -> str:
+        return "+".join(map(str, value)) if isinstance(value, list) else str(value)
+
+    words = []
+    for key, value in config.items():
+        if value is None:
+            continue
+        if isinstance(value, dict):
+            seats = " / ".join(f"{seat} {text(item)}" for seat, item in value.items() if item is not None)
+            if seats:
+                words.append(f"{key} {seats}")
+        else:
+            words.append(f"{key} {text(value)}")
+    return ", ".join(words) or "default config"
 
 
 def _pct(value: float) -> str:
@@ -258,51 +283,59 @@ two-sided binomial p = {first["p_value"]:.3g}.</p>
 
 
 def print_balance(summary: dict[str, Any], console: Any, new: int = 0) -> None:
-    """The designer's layout on the terminal, then first player, characters and significance."""
+    """The designer's layout on the terminal, fitting 80 columns: per pairing each seat's wins and rate
+    with its 95% interval as `rate ±half-width` (* marks a cell that differs from 50%), then the first
+    player, the entrants' totals and Bradley-Terry strengths, and how many cells differ."""
     from rich.table import Table
 
     n = summary["games_per_cell"]
-    table = Table(title=f"{report_title(summary)} · {n} games per pairing and seat · {games_line(summary, new)}")
+    table = Table(title=f"{report_title(summary)}\n{n} games per pairing and seat · {games_line(summary, new)}")
     words = seat_words(summary["game"])
     first_word, short = words.heading, words.short
-    for column in ("pairing", short[0], "95% CI", short[1], "95% CI"):
-        table.add_column(column, justify="left" if column == "pairing" else "right")
+    table.add_column("pairing", no_wrap=True)
+    for column in short:
+        table.add_column(column, justify="right", no_wrap=True)
+        table.add_column("% ±95%", justify="right", no_wrap=True)
     for p in summary["pairings"] + summary["mirrors"]:
-        marks = ["*" if p[f"{key}_significant"] else "" for key in ("a_first", "a_second")]
-        table.add_row(
-            f"{p['a']} vs {p['b']}",
-            f"{p['a_first_wins']}/{p['a_first_games']}{marks[0]}",
-            _interval(p["a_first_ci95"]),
-            f"{p['a_second_wins']}/{p['a_second_games']}{marks[1]}",
-            _interval(p["a_second_ci95"]),
-        )
+        cells = []
+        for key in ("a_first", "a_second"):
+            mark = "*" if p[f"{key}_significant"] else ""
+            cells += [f"{p[f'{key}_wins']}/{p[f'{key}_games']}{mark}", plus_minus(p[f"{key}_wins"], p[f"{key}_games"],
+                      p[f"{key}_ci95"])]  # fmt: skip
+        table.add_row(f"{p['a']} vs {p['b']}", *cells)
     console.print(table)
 
     first = summary["first_player"]
     console.print(
-        f"{first_word}: {first['wins']}/{first['games']} = {_pct(first['rate'])} {_interval(first['ci95'])}"
-        f", exact binomial p = {first['p_value']:.3g} ({first_word.lower()} advantage "
-        f"{first['rate'] - 0.5:+.1%})"
+        f"{first_word}: {first['wins']}/{first['games']} = {plus_minus(first['wins'], first['games'], first['ci95'])}%"
+        f", exact binomial p = {first['p_value']:.3g} (advantage {first['rate'] - 0.5:+.1%})"
     )
     chars = Table(title=f"{summary['kind'].capitalize()} (all seats and opponents)")
-    chars.add_column(summary["kind"].removesuffix("s"))
-    for column in ("wins", "rate", "95% CI", "Bradley–Terry", "bootstrap 95% CI"):
-        chars.add_column(column, justify="right")
+    chars.add_column(summary["kind"].removesuffix("s"), no_wrap=True)
+    for column in ("wins", "% ±95%", "Bradley–Terry", "its 95%"):
+        chars.add_column(column, justify="right", no_wrap=True)
     for char, c in summary[summary["kind"]].items():
         bt = summary["bradley_terry"][char]
         chars.add_row(
             char,
             f"{c['wins']}/{c['games']}",
-            _pct(c["wins"] / c["games"]),
-            _interval(c["ci95"]),
+            plus_minus(c["wins"], c["games"], c["ci95"]),
             f"{bt['strength']:.3f}",
             _bt_interval(bt["ci95"]),
         )
     console.print(chars)
     sig = summary["significance"]
-    cells = sig["significant_cells"]
+    tested = 2 * (len(summary["pairings"]) + len(summary["mirrors"]))
     console.print(
-        f"Cells differing from 50% ({sig['test']}; {sig['correction']}, α = {sig['alpha']}): "
-        + (", ".join(cells) if cells else "none")
+        f"Cells differing from 50%: {len(sig['significant_cells'])} of {tested}, marked * "
+        f"(binomial test, Holm–Bonferroni α = {sig['alpha']})"
     )
     console.print(f"Agent {summary['agent']}: {validation_line(summary)}")
+
+
+def plus_minus(wins: int, games: int, ci: list[float]) -> str:
+    """A rate in percent with its 95% interval as ±half-width, e.g. `39.3 ±0.7` (the Wilson interval
+    itself, asymmetric near 0 and 100%, is in summary.json and report.html)."""
+    if not games:
+        return "-"
+    return f"{100 * wins / games:.1f} ±{50 * (ci[1] - ci[0]):.1f}"

@@ -79,6 +79,12 @@ def render_board(view: Mapping[str, Any]) -> RenderableType:
     table.add_row("[bold]Table[/]", f"deck: {view['deck_size']} · discard: {len(view['discard'])} (last: {last})")
     table.add_row("[bold]You[/]", "field: " + (", ".join(card_text(c) for c in you["field"]) or "-"))
     table.add_row("", f"hand: {cards_text(you['hand'])}")
+    config = view["config"]
+    if config.get("characters"):  # a skills game (E7): the standard, and each side's character and skills
+        other = "P2" if me == "P1" else "P1"
+        table.add_row("[bold]Skills[/]", f"{_STANDARD_NAMES[config['standard']]} standard (E7.4)")
+        table.add_row("", f"you: {_seat_heading(me, config)}")
+        table.add_row("", f"opponent: {_seat_heading(other, config)}")
     title = f"Turn {view['turn']} · {view['turn_player']}'s turn · {view['window']} · you are {me}"
     return Panel(table, title=title)
 

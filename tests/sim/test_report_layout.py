@@ -1,0 +1,74 @@
+"""Reports a designer reads in an 80-column terminal (issue #16 item 5)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from rich.console import Console
+
+from cardlab.cli import main
+from cardlab.sim.balance import matchups_for, summarize
+from cardlab.sim.report import config_words, label_color, plus_minus, print_balance
+from cardlab.store import CellCount
+
+
+def _summary() -> dict:
+    """A mirror-free Accel 2 table with one lopsided cell, from counts."""
+    matchups = matchups_for("edelweiss", "accel2")
+    counts = []
+    for index, (a, b) in enumerate((a, b) for i, a in enumerate(matchups.entrants) for b in matchups.entrants[i + 1 :]):
+        wins = 950 if index == 0 else 500
+        counts += [CellCount(f"{a}-{b}", 0, a, b, 1000, wins, 1000 - wins, 0),
+                   CellCount(f"{a}-{b}", 1, b, a, 1000, 500, 500, 0)]  # fmt: skip
+    return summarize(counts, matchups, "heuristic", bootstrap=20)
+
+
+def test_the_balance_table_fits_80_columns_with_rates_as_plus_minus() -> None:
+    console = Console(width=80, record=True, color_system=None)
+    print_balance(_summary(), console, new=30_000)
+    text = console.export_text()
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert "VIRIDIAN vs EAGLE" in text  # the longest pairing is not wrapped
+    assert re.search(r"950/1000\* +│ +95\.0 ±1\.\d", text) and "30000 new + 0 stored games" in text
+    assert "Cells differing from 50%: 1 of 30, marked *" in text
+
+
+def test_plus_minus_is_the_rate_and_the_intervals_half_width() -> None:
+    assert plus_minus(393, 1000, [0.363, 0.425]) == "39.3 ±3.1"
+    assert plus_minus(0, 0, [0.0, 1.0]) == "-"
+
+
+def test_config_words() -> None:
+    config = {"deck": "skills", "standard": "accel2", "characters": {"P1": "VIRIDIAN", "P2": "EAGLE"}}
+    assert config_words(config) == "deck skills, standard accel2, characters P1 VIRIDIAN / P2 EAGLE"
+    tcg = {"decks": {"P1": "D1", "P2": "D2"}, "leaders": {"P1": None, "P2": None}, "first": None, "cards": None}
+    assert config_words(tcg) == "decks P1 D1 / P2 D2"
+    casters = {"casters": {"P1": ["X02", "X03"], "P2": None}}
+    assert config_words(casters) == "casters P1 X02+X03" and config_words({"deck": None}) == "default config"
+
+
+def test_heatmap_labels_are_white_on_dark_cells() -> None:
+    assert [label_color(rate) for rate in (0.05, 0.3, 0.5, 0.7, 0.95)] == ["white", "black", "black", "black", "white"]
+
+
+def test_simulate_titles_its_config_in_words(capsys) -> None:
+    argv = ["simulate", "edelweiss", "--games", "4", "--standard", "accel2", "--characters", "GARU,EAGLE"]
+    assert main(argv) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "characters P1 GARU / P2 EAGLE" in out and "{" not in out
+
+
+def test_json_output_starts_with_a_brace_even_when_piped(tmp_path: Path) -> None:
+    """Progress goes to stderr; stdout is the JSON alone."""
+    cardlab = str(Path(sys.executable).with_name("cardlab"))
+    for argv in (
+        ["simulate", "aterial", "--games", "4", "--workers", "1", "--json"],
+        ["ladder", "edelweiss", "--agents", "random,heuristic", "--games", "4", "--workers", "1", "--json",
+         "--engine", "reference", "--out", str(tmp_path / "ladder")],
+    ):  # fmt: skip
+        done = subprocess.run([cardlab, *argv], capture_output=True, text=True, check=True, cwd=tmp_path)
+        assert done.stdout.startswith("{") and json.loads(done.stdout)
