@@ -154,3 +154,42 @@ def test_a_skills_game_shows_the_standard_and_both_characters_with_their_skills(
     assert "opponent: P2 EAGLE" in out and "Wizard" in out
     plain = _play(monkeypatch, capsys, "q\n", "--deck", "short")
     assert "standard" not in plain and "opponent:" not in plain
+
+
+@pytest.mark.parametrize(
+    ("game", "card", "facts"),
+    [
+        ("edelweiss", "7H", ["7H: a heart", "upright (E4.2)"]),
+        ("aterial", "S02", ["S02 Hearth Acolyte", "cost 0", "dominance 1", "tap heal 1"]),
+        ("dreadnought", "X02", ["X02 Sable Kurenai", "caster", "HP 3"]),
+    ],
+)
+def test_help_and_card_work_in_every_game(monkeypatch, capsys, game: str, card: str, facts: list[str]) -> None:
+    """Issue #16 item 1: `help` lists the commands, `card ID` prints the card, an unknown id is refused."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"help\ncard {card}\ncard NOPE\ncard\nq\n"))
+    assert main(["play", game, "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "card ID            everything printed on a card" in out and "now: " in out
+    assert all(fact in out for fact in facts), out[-2000:]
+    assert "no card 'NOPE' in this game" in out and "card needs an id" in out
+
+
+def test_quitting_after_a_move_asks_first_and_a_save_needs_no_question(monkeypatch, capsys, tmp_path) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\nq\nn\nq\ny\n"))
+    assert main(["play", "edelweiss", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("quit without saving? (y/N)") == 2  # "n" kept the game going; "y" quit
+    save = tmp_path / "g.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"1\nsave {save}\nq\n"))
+    assert main(["play", "edelweiss", "--seed", "3"]) == 0
+    assert "quit without saving" not in capsys.readouterr().out
+
+
+def test_load_refuses_a_save_of_another_game(monkeypatch, capsys, tmp_path) -> None:
+    save = tmp_path / "g.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"1\nsave {save}\nq\n"))
+    assert main(["play", "edelweiss", "--seed", "3"]) == 0
+    capsys.readouterr()
+    assert main(["play", "aterial", "--load", str(save)]) == 2
+    err = capsys.readouterr().err
+    assert "is a saved edelweiss game, not aterial" in err and f"cardlab play edelweiss --load {save}" in err

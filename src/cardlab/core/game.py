@@ -186,6 +186,11 @@ class Game(ABC):
         qualified = f"{cls._package()}.{name}"
         return import_module(qualified) if find_spec(qualified) is not None else None
 
+    def card_text(self, card: str) -> str | None:
+        """Everything printed on the card `card` (an id or name as the game writes it), for people; None
+        when the game has no such card. The terminal's `card ID` command shows it."""
+        return None
+
     deck_files: ClassVar[bool] = False
     """Whether players build decks in deck files (`cardlab deck validate`)."""
 

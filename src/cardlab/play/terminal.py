@@ -22,7 +22,14 @@ from cardlab.core.game import PLAYER_NAMES, Game, State, parse_player
 from cardlab.core.rng import derive_seed, make_rng
 from cardlab.games import game_class, game_names
 
-COMMANDS = "number or action; undo; save FILE; q to quit"
+COMMANDS = "number or action; help; card ID; undo; save FILE; q to quit"
+HELP = """Commands:
+  NUMBER or ACTION   play one of the listed choices (its number, or its text)
+  help               this list, and what the current decision is about
+  card ID            everything printed on a card
+  undo               take back your last decision (and the opponent's answer)
+  save FILE          save the game; continue with `cardlab play GAME --load FILE`
+  q                  quit (asks first if you have made a move since the last save)"""
 SAVE_KEYS = ("game", "config", "seed", "seat", "vs", "actions")
 """The fields of a save file, as `Session.to_json` writes them."""
 
@@ -110,6 +117,11 @@ def play_game(game: Game, args: argparse.Namespace, console: Console) -> int:
     """Loop: show the board and new events, read a choice, let the opponent agent answer."""
     if getattr(args, "load", None):
         session, state = Session.load(Path(args.load))
+        if session.game.name != game.name:
+            raise CardlabError(
+                f"{args.load} is a saved {session.game.name} game, not {game.name}: "
+                f"cardlab play {session.game.name} --load {args.load}"
+            )
     else:
         session = Session(game, args.seed, parse_player(args.seat), args.vs)
         state = session.game.new_state(session.seed)
@@ -118,6 +130,7 @@ def play_game(game: Game, args: argparse.Namespace, console: Console) -> int:
     me = session.seat
     assert state.events is not None
     seen = 0
+    saved = len(session.history)  # what the last save (or load) holds
     while (player := state.current_player()) is not None:
         for event in state.events.for_player(me, seen):
             console.print(f"  · {render.event_text(event)}")
@@ -139,12 +152,24 @@ def play_game(game: Game, args: argparse.Namespace, console: Console) -> int:
         except EOFError:
             return 0
         if answer.lower() in ("q", "quit"):
-            return 0
+            if len(session.history) == saved or _confirm(console, "quit without saving? (y/N) "):
+                return 0
+            continue
+        if answer.lower() in ("help", "?"):
+            console.print(HELP)
+            console.print(
+                f"[dim]now: {render.WINDOW_HINTS.get(view.get('window', ''), '') or 'choose one of the list'}[/]"
+            )
+            continue
+        if answer.lower() == "card" or answer.lower().startswith("card "):
+            _show_card(session.game, answer[4:].strip(), console)
+            continue
         if answer.lower() == "undo":
             state, seen = _undo(session, state, console)
             continue
         if answer.lower().startswith("save"):
-            _save(session, answer[4:].strip(), console)
+            if _save(session, answer[4:].strip(), console):
+                saved = len(session.history)
             continue
         try:
             chosen = legal[int(answer) - 1] if answer.isdigit() and 0 < int(answer) <= len(legal) else answer
@@ -176,13 +201,33 @@ def _undo(session: Session, state: State, console: Console) -> tuple[State, int]
     return rebuilt, len(rebuilt.events or [])
 
 
-def _save(session: Session, target: str, console: Console) -> None:
+def _show_card(game: Game, ident: str, console: Console) -> None:
+    if not ident:
+        console.print("[red]card needs an id: card ID[/]")
+        return
+    text = game.card_text(ident)
+    if text is None:
+        console.print(f"[red]no card {ident!r} in this game[/]")
+    else:
+        console.print(text, markup=False, highlight=False)
+
+
+def _confirm(console: Console, question: str) -> bool:
+    """A yes/no question; the end of the input counts as yes (nothing more will be typed)."""
+    try:
+        return console.input(question).strip().lower() in ("y", "yes")
+    except EOFError:
+        return True
+
+
+def _save(session: Session, target: str, console: Console) -> bool:
     if not target:
         console.print("[red]save needs a file name: save FILE[/]")
-        return
+        return False
     try:
         Path(target).write_text(json.dumps(session.to_json(), indent=1) + "\n")
     except OSError as exc:
         console.print(f"[red]cannot save to {target}: {exc.strerror}[/]")
-        return
+        return False
     console.print(f"saved to {target}; continue later with: cardlab play {session.game.name} --load {target}")
+    return True

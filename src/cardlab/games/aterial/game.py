@@ -181,6 +181,22 @@ class Aterial(SeatDecks[Deck], Game):
             AterialConfig(decks, seat_values(options.get("leaders")), None if first is None else str(first), cards)
         )
 
+    def card_text(self, card: str) -> str | None:
+        """Name, type, cost, attack, HP (LP for a leader), dominance, races and abilities (A4, A17)."""
+        found = self.card_set.cards.get(card.upper())
+        if found is None:
+            return None
+        life = f"LP {found.lp}" if found.type == "leader" else f"HP {found.hp}"
+        abilities = [
+            " ".join([a.key.replace("_", " "), *(str(v) for v in (a.amount, a.race, a.attack, a.hp) if v)])
+            for a in found.abilities
+        ]
+        return (
+            f"{found.id} {found.name} — {found.type}, cost {found.cost}, ATK {found.attack}, {life}, "
+            f"dominance {found.dominance}; races {', '.join(sorted(found.races)) or '-'}; "
+            f"abilities: {'; '.join(abilities) or 'none'} (A4.2-A4.4, A17)"
+        )
+
     def config_json(self) -> dict[str, Any]:
         return self.config.to_json()
 
