@@ -193,3 +193,35 @@ def test_load_refuses_a_save_of_another_game(monkeypatch, capsys, tmp_path) -> N
     assert main(["play", "aterial", "--load", str(save)]) == 2
     err = capsys.readouterr().err
     assert "is a saved edelweiss game, not aterial" in err and f"cardlab play edelweiss --load {save}" in err
+
+
+def test_the_aterial_board_shows_each_hand_cards_facts_and_the_dominance_of_empty_squares(monkeypatch, capsys) -> None:
+    """Issue #16 item 1 (A4.2-A4.4, A11.2): not card ids alone."""
+    out = _play(monkeypatch, capsys, "1\nq\ny\n", "aterial", "--seed", "2")
+    assert "S14 Shield Sister · cost 2 · 2/4 · dom 1 · armor 1" in out
+    assert "· dom 2" in out  # an empty square and the dominance its neighbours supply
+
+
+def test_the_aterial_observation_gives_the_supply_of_every_empty_square() -> None:
+    """A11.2/A11.3: a subordinate may be deployed exactly where its cost fits the listed supply."""
+    import random
+
+    from cardlab.games.aterial import Aterial
+
+    game = Aterial()
+    checked = 0
+    for seed in range(6):
+        state, rng = game.new_state(seed), random.Random(seed)
+        while (player := state.current_player()) is not None:
+            view = state.observation(player)
+            mine = view["players"][view["player"]]
+            empty = {square for square, unit in mine["field"].items() if unit is None}
+            assert set(mine["supply"]) == empty
+            if view["window"] == "deploy_to":
+                cost = game.card_set.cards[view["pending"]["card"]].cost if view.get("pending") else None
+                targets = {str(action).split()[-1] for action in state.legal_actions()}
+                if cost is not None:
+                    assert targets == {sq for sq in empty if mine["supply"][sq] >= cost}
+                    checked += 1
+            state.apply(rng.choice(state.legal_actions()))
+    assert checked > 0

@@ -153,8 +153,10 @@ def dump_observation(state: AterialState, player: Player | None, *, open_hands: 
     `attack` (effective attack, A4.6), `hp` (effective HP; subordinates only) and `attack_targets`,
     the enemy squares it may attack now (`"P2:F1"`, A12.3-A12.4: the squares
     `AterialState.attack_targets` gives; empty for the inactive player's units, on turn 1 (A12.1)
-    and once the game is over). A hand is a sorted list of card ids for `player` only (None for the
-    others), for every seat with `open_hands` (the replay view of `open_observation`).
+    and once the game is over). `supply` gives, per empty square of each seat, the dominance its
+    neighbours supply there (A11.2): a subordinate of that cost or less may be deployed on it (A11.3).
+    A hand is a sorted list of card ids for `player` only (None for the others), for every seat with
+    `open_hands` (the replay view of `open_observation`).
     """
     data = _common(state)
     data["player"] = None if player is None else PLAYER_NAMES[player]
@@ -169,6 +171,9 @@ def dump_observation(state: AterialState, player: Player | None, *, open_hands: 
             "discard": _ids(state, state.discards[p]),
             "removed": _ids(state, state.removed[p]),
             "field": {SQUARE_NAMES[sq]: _unit(state, inst, True) for sq, inst in enumerate(state.field[p])},
+            "supply": {
+                SQUARE_NAMES[sq]: state.supply(p, sq) for sq, inst in enumerate(state.field[p]) if inst == EMPTY
+            },
         }
         for p in (0, 1)
     }

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
+
+from cardlab.games.aterial.cards import CardSet, load_card_set
 
 WINDOW_HINTS: Mapping[str, str] = {
     "mulligan": "Keep these 5 cards, or draw 5 new ones and shuffle the old ones back (A6.4).",
@@ -38,8 +42,42 @@ def unit_text(unit: Mapping[str, Any] | None, markup: bool = False) -> str:
 
 
 def _rows(player: Mapping[str, Any], columns: tuple[int, ...], back_first: bool, markup: bool) -> list[list[str]]:
-    rows = [[unit_text(player["field"][f"{row}{c}"], markup) for c in columns] for row in ("F", "B")]
+    rows = [[_square_text(player, f"{row}{c}", markup) for c in columns] for row in ("F", "B")]
     return rows[::-1] if back_first else rows
+
+
+def _square_text(player: Mapping[str, Any], square: str, markup: bool) -> str:
+    """A unit, or for an empty square the dominance supplied there (`dom 2`, A11.2) when the view has it."""
+    unit = player["field"][square]
+    supply = player.get("supply", {}).get(square)
+    if unit is None and supply is not None and markup:
+        return f"[dim]· dom {supply}[/]"
+    return unit_text(unit, markup)
+
+
+@cache
+def _card_set(extra: tuple[str, ...] | None) -> CardSet:
+    return load_card_set([Path(path) for path in extra] if extra else None, with_sample_set=True)
+
+
+def hand_lines(view: Mapping[str, Any]) -> list[str]:
+    """The viewer's hand card by card: id, name, cost, ATK/HP, dominance and abilities (A4.2-A4.4, A17)."""
+    hand = view["players"][view["player"]]["hand"] or []
+    cards = _card_set(tuple(view["config"]["cards"]) if view["config"].get("cards") else None).cards
+    lines = []
+    for card_id in hand:
+        card = cards.get(card_id)
+        if card is None:  # a card file the viewer's config no longer finds: the id alone
+            lines.append(f"  {card_id}")
+            continue
+        abilities = ", ".join(
+            " ".join([a.key.replace("_", " "), *(str(v) for v in (a.amount, a.race) if v)]) for a in card.abilities
+        )
+        lines.append(
+            f"  {card.id} {card.name} · cost {card.cost} · {card.attack}/{card.hp} · dom {card.dominance}"
+            + (f" · {abilities}" if abilities else "")
+        )
+    return lines
 
 
 def zones_text(player: Mapping[str, Any], separator: str = " · ") -> str:
@@ -68,7 +106,9 @@ def render_board(view: Mapping[str, Any]) -> RenderableType:
     for label, cells in zip(("F", "B"), _rows(view["players"][me], columns, False, True), strict=True):
         grid.add_row(f"[bold]{me} {label}[/]", *cells)
     lines = [f"{seat}: {zones_text(view['players'][seat])}" for seat in (them, me)]
-    lines.append(f"your hand: {', '.join(view['players'][me]['hand']) or '-'}")
+    hand = hand_lines(view)
+    lines.append("your hand (cost · attack/HP · dominance · abilities):" if hand else "your hand: -")
+    lines.extend(hand)
     title = f"Turn {view['turn']} · {view['active']} active · {view['window']} · you are {me}"
     return Panel(Group(grid, *lines), title=title)
 
