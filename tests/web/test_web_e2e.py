@@ -117,10 +117,18 @@ def test_the_lobby_builds_each_games_form_from_its_declared_options(tmp_path: Pa
                 assert page.locator("#opt-cards").count() == 0  # files are never offered in the browser
                 for key, value in choices.items():
                     page.select_option(f"#opt-{key}", value)
+                page.select_option("#seat-P2", "human")  # two humans: the lobby shows both links
                 page.click("#create")
                 page.wait_for_selector(f"#created[data-game-id]:not([hidden]) >> text={game_class(game).title}")
                 created[game] = page.locator("#created").get_attribute("data-game-id")
             page.goto(base + page.locator("#created a.game-link").first.get_attribute("href"))
+            page.wait_for_selector("#board *")
+            page.goto(base + "/")  # one human seat against the AI: its creator is taken to it
+            page.wait_for_selector("#opt-deck")
+            page.select_option("#opt-deck", "full")  # standard and characters hidden, so not sent
+            page.select_option("#seat-P2", "random")
+            page.click("#create")
+            page.wait_for_url(re.compile(r"/play/[^/?]+\?token="))
             page.wait_for_selector("#board *")
         finally:
             browser.close()
@@ -134,4 +142,22 @@ def test_the_lobby_builds_each_games_form_from_its_declared_options(tmp_path: Pa
     assert stored["dreadnought"]["casters"]["P1"] == ["X02", "X03"] and stored["dreadnought"]["casters"]["P2"] is None
     assert all(configs.values())
     assert not console_errors, console_errors
+    app.state.manager.db.close()
+
+
+def test_an_error_page_links_back_to_the_lobby(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "play.sqlite", agent_delay=0.0)
+    with serve(app) as base, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox", "--headless=new"])
+        try:
+            page = browser.new_page()
+            for path, selector in (
+                ("/play/no-such-game", "#status a.lobby-link"),
+                ("/replay/no-such-game", "a.lobby-link"),
+            ):
+                page.goto(base + path)
+                link = page.wait_for_selector(selector)
+                assert link.get_attribute("href") == "/" and link.inner_text() == "back to the lobby"
+        finally:
+            browser.close()
     app.state.manager.db.close()

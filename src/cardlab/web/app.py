@@ -13,16 +13,17 @@ from contextlib import asynccontextmanager
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from cardlab.games import game_class, game_names
 from cardlab.store.play_db import PlayDB
+from cardlab.web.apidocs import api_page
 from cardlab.web.manager import GameManager, Rejected, ServerLimits
 
 MAX_BODY = 16 * 1024
@@ -59,13 +60,50 @@ _WEB = resources.files("cardlab.web")
 _log = logging.getLogger("cardlab.web")
 
 
+def _new_game_examples() -> list[dict[str, Any]]:
+    """One request per registered game: by its default config, and by option values."""
+    examples: list[dict[str, Any]] = []
+    for name in game_names():
+        cls = game_class(name)
+        seats = {"P1": "human", "P2": "heuristic"}
+        examples.append({"game": name, "config": cls().config_json(), "seats": seats})
+        options = {}
+        for option in (o for o in cls.options if o.web and o.choices and not (o.optional and o.default is None)):
+            chosen = (option.default or option.values[0]).split(",")  # the form's initial values
+            options[option.name] = {"P1": chosen[0], "P2": chosen[-1]} if option.per_seat else chosen[0]
+        shown = {  # as the lobby sends them: an option shown only for some value of another is left out otherwise
+            name: value
+            for name, value in options.items()
+            if (when := next(o.shown_when for o in cls.options if o.name == name)) is None
+            or options.get(when[0]) in when[1]
+        }
+        if shown:
+            examples.append({"game": name, "options": shown, "seats": seats, "seed": 7})
+    return examples
+
+
 class NewGame(BaseModel):
-    game: str
-    config: dict[str, Any] | None = None
-    options: dict[str, Any] | None = None
-    """Values of the game's declared options (as /api/meta lists them), instead of a config."""
-    seats: dict[str, str]
-    seed: int | None = Field(default=None, ge=0, lt=2**63)
+    """A new game: which game, its configuration (a config JSON, or the values of its declared options),
+    and who plays each seat."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": cast("list[JsonValue]", _new_game_examples())})
+
+    game: str = Field(description="a registered game, as /api/meta lists them")
+    config: dict[str, Any] | None = Field(
+        default=None,
+        description="the game's config JSON (each game's own fields: see the examples); files on the server are "
+        "refused. Null: the game's default",
+    )
+    options: dict[str, Any] | None = Field(
+        default=None,
+        description="instead of a config: values of the game's options as /api/meta lists them, a per-seat "
+        'option as {"P1": ..., "P2": ...}; "random" where an option allows it',
+    )
+    seats: dict[str, str] = Field(
+        description='{"P1": ..., "P2": ...}: "human" (a seat token is returned for it) or an agent spec such as '
+        '"heuristic" or "ismcts:iterations=200"'
+    )
+    seed: int | None = Field(default=None, ge=0, lt=2**63, description="the deal's seed; null: drawn by the server")
 
 
 class ActionRequest(BaseModel):
@@ -124,7 +162,13 @@ def create_app(db_path: Path | str, agent_delay: float = 0.6, limits: ServerLimi
         yield
         manager.close()
 
-    app = FastAPI(title="cardlab", description="Play cardlab games against the AI or a friend.", lifespan=lifespan)
+    app = FastAPI(
+        title="cardlab",
+        description="Play cardlab games against the AI or a friend.",
+        lifespan=lifespan,
+        docs_url=None,  # Swagger UI loads from a CDN: /docs below is rendered here instead
+        redoc_url=None,
+    )
     app.state.manager = manager
     static = Path(str(_WEB.joinpath("static")))
 
@@ -259,6 +303,10 @@ def create_app(db_path: Path | str, agent_delay: float = 0.6, limits: ServerLimi
 
     def page(name: str) -> FileResponse:
         return FileResponse(static / name, media_type="text/html")
+
+    @app.get("/docs", include_in_schema=False, response_class=HTMLResponse)
+    def api_docs() -> str:
+        return api_page(app.openapi())
 
     @app.get("/", include_in_schema=False)
     def lobby_page() -> FileResponse:

@@ -116,7 +116,10 @@ def _web_game(cls: type[Game], config: Mapping[str, Any] | None, options: Mappin
         unknown = sorted(str(name) for name in options if name not in declared)
         if unknown:
             raise Rejected(422, f"options.{unknown[0]}: not an option of {cls.name}; options: {sorted(declared)}")
-        values = {name: option.check_web(options.get(name)) for name, option in declared.items()}
+        # an option left out (e.g. one the form shows only for another option's value) keeps its default
+        values = {
+            name: option.check_web(options[name]) if name in options else None for name, option in declared.items()
+        }
         return cls.from_options(values, make_rng(derive_seed(seed, "options")))
     if not config:
         return cls()

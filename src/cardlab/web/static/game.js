@@ -247,7 +247,7 @@ async function onAction(action) {
 
 function showError(text) {
   const box = $("error");
-  box.textContent = text;
+  replace(box, text, " ", h("a", { href: "/", class: "lobby-link" }, "back to the lobby"));
   box.hidden = false;
 }
 
@@ -332,7 +332,12 @@ async function main() {
   try {
     await accept(await api(viewUrl()));
   } catch (exc) {
-    replace($("status"), h("b", null, `Could not load game ${gameId}: ${exc.message}`));
+    replace(
+      $("status"),
+      h("b", null, `Could not load game ${gameId}: ${exc.message}`),
+      " ",
+      h("a", { href: "/", class: "lobby-link" }, "back to the lobby"),
+    );
     replace($("legal"));
     startPolling();
     return;

@@ -205,6 +205,12 @@ async function createGame(event) {
       spectator_url: created.spectator_url || `/play/${created.id}`,
       created: Date.now(),
     });
+    const humans = SEATS.filter((seat) => urls[seat]);
+    if (humans.length === 1) {
+      // one human seat: its player is the creator; take them to it (the game stays under "My games")
+      location.href = urls[humans[0]];
+      return;
+    }
     const items = [];
     for (const seat of SEATS) {
       if (urls[seat]) items.push(linkRow(`${seat} (human)`, urls[seat], seat));

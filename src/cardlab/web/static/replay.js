@@ -208,7 +208,12 @@ async function main() {
   try {
     await load(true);
   } catch (exc) {
-    replace($("step"), h("b", null, `Could not load the replay of ${gameId}: ${exc.message}`));
+    replace(
+      $("step"),
+      h("b", null, `Could not load the replay of ${gameId}: ${exc.message}`),
+      " ",
+      h("a", { href: "/", class: "lobby-link" }, "back to the lobby"),
+    );
   }
 }
 
