@@ -248,3 +248,29 @@ def test_terminal_plays_dreadnought_to_the_end(monkeypatch: pytest.MonkeyPatch, 
     assert "Game over:" in out and ("You win" in out or "You lose" in out or "Draw" in out)
     assert "P2 draws a card." in out
     assert not re.search(r"· P2 draws [A-Z][0-9]{2}", out)
+
+
+def test_effects_are_logged_in_player_words() -> None:
+    """Issue #16 item 1 (D22.2): an effect event reads as words, not `burst(n=1)`."""
+    import random
+
+    from cardlab.games.dreadnought import Dreadnought
+    from cardlab.games.dreadnought.render import effect_text, event_text
+
+    assert effect_text("burst(n=1)") == "the top 1 deck card(s) go to the burst area"
+    assert effect_text("bp_mod(target=own_unit, amount=20)") == "own unit +20 BP this turn"
+    assert (
+        effect_text("damage(target=enemy_unit[size=S,bp<=50], amount=50)") == "50 damage to enemy unit[size=S,bp<=50]"
+    )
+    seen = 0
+    for seed in range(12):
+        state, rng = Dreadnought().new_state(seed), random.Random(seed)
+        while state.current_player() is not None:
+            state.apply(rng.choice(state.legal_actions()))
+        assert state.events is not None
+        for event in state.events.for_player(None):
+            if event["kind"] == "effect":
+                text = event_text(event)
+                assert not re.search(r"[a-z_]+\([a-z_]+=", text), text  # no `name(key=...)` left
+                seen += 1
+    assert seen > 0

@@ -360,6 +360,61 @@ def board_text(view: Mapping[str, Any]) -> str:
 # ---- events -------------------------------------------------------------------------------
 
 
+_EFFECT_WORDS: dict[str, str] = {
+    "damage": "{amount} damage to {target}",
+    "enchant": "{count} {kind} enchant(s) on {target}",
+    "bp_mod": "{target} {amount} BP this turn",
+    "attack_mod": "{amount} damage added to the attack",
+    "draw": "draws {n}",
+    "burst": "the top {n} deck card(s) go to the burst area",
+    "engrave": "creates {n} engrave(s)",
+    "normalize": "{target} back to normal",
+    "check": "{target} checked",
+    "break": "{target} broken",
+    "bounce": "{target} back to its owner's hand",
+    "move": "{target} moves to its other battle area",
+    "hp_break": "{target} loses up to {n} HP card(s)",
+    "hp_gain": "the top {n} deck card(s) join {target}'s HP",
+    "shield": "{target} takes {amount} less per damage this turn",
+    "speed_shift": "speed {steps} grade(s) up this turn",
+    "cost_reduce": "the code being paid costs {n} log less",
+    "attach": "the code is attached to {target}",
+}
+"""D22.2's effects in words, by their parameters."""
+
+
+def _split_args(text: str) -> dict[str, str]:
+    """`k=v, k2=v2` at the top level (a value may hold brackets: a selector's filters, attach's statics)."""
+    args: dict[str, str] = {}
+    depth, start = 0, 0
+    for index, char in enumerate(text + ","):
+        if char in "[(":
+            depth += 1
+        elif char in "])":
+            depth -= 1
+        if char == "," and depth == 0:
+            key, _, value = text[start:index].strip().partition("=")
+            if key:
+                args[key] = value
+            start = index + 1
+    return args
+
+
+def effect_text(effect: str) -> str:
+    """An effect string (`burst(n=1)`, `damage(target=enemy_unit[size=S], amount=50)`) in player words."""
+    name, _, rest = effect.partition("(")
+    template = _EFFECT_WORDS.get(name)
+    if template is None or not rest.endswith(")"):
+        return effect
+    args = {key: value.replace("_", " ") for key, value in _split_args(rest[:-1]).items()}
+    if name == "bp_mod" and not args.get("amount", "").startswith("-"):
+        args["amount"] = "+" + args.get("amount", "")
+    try:
+        return template.format(**args)
+    except KeyError:
+        return effect
+
+
 def _ability(ref: Any) -> str:
     """An ability reference (`A:X01:0`, `G:R11:0`, `S:R01`, `C:R05`) in words."""
     kind, _, rest = str(ref).partition(":")
@@ -419,7 +474,7 @@ _SENTENCES: dict[str, Callable[[Mapping[str, Any], str], str]] = {
     "sub": lambda e, who: f"{who} uses the sub-effect of {e['card']}.",
     "use": lambda e, who: f"{who} uses {_ability(e['ability'])}.",
     "trigger": lambda e, who: f"{who}'s {e['card']} triggers ({_ability(e['ability'])}).",
-    "effect": lambda e, who: f"{who}: {e['effect']}.",
+    "effect": lambda e, who: f"{who}: {effect_text(e['effect'])}.",
     "arms": lambda e, who: f"{who} attaches {e['card']} to {e['caster']}.",
     "boost": lambda e, who: f"{who} puts a boost enchant on {e['unit']}.",
     "weaken": lambda e, who: f"{who} puts a weaken enchant on {e['unit']}.",
