@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import random
 
 import pytest
@@ -11,19 +10,7 @@ from cardlab.agents import RandomAgent
 from cardlab.core import InfoSet, State, canonical_world, sample_world
 from cardlab.games.edelweiss import Edelweiss, EdelweissConfig
 from cardlab.sim import play_match
-
-
-def _reachable(root: object, limit: int = 5000) -> set[int]:
-    """ids of every object reachable from `root` (through the garbage collector's view)."""
-    seen: set[int] = set()
-    stack = [root]
-    while stack and len(seen) < limit:
-        obj = stack.pop()
-        if id(obj) in seen or isinstance(obj, type):
-            continue
-        seen.add(id(obj))
-        stack.extend(gc.get_referents(obj))
-    return seen
+from tests.reachability import reachable
 
 
 class InspectingAgent:
@@ -41,7 +28,7 @@ class InspectingAgent:
         if state is not None:
             player = infoset.player
             secret_objects = {id(state), id(state.deck), *(id(hand) for hand in state.hands)}
-            assert not secret_objects & _reachable(infoset), "the InfoSet references the true state"
+            assert not secret_objects & reachable(infoset, 5000), "the InfoSet references the true state"
             # What the agent holds must be the same whatever the hidden deal was.
             other_deal = sample_world(state, player, random.Random(rng.random()))
             assert infoset.canonical_world.position() == canonical_world(other_deal, player).position()

@@ -25,6 +25,7 @@ from cardlab.games.aterial import Aterial
 from cardlab.games.dreadnought import Dreadnought, DreadnoughtConfig
 from cardlab.games.edelweiss import Edelweiss, EdelweissConfig
 from cardlab.sim import play_match
+from tests.reachability import reachable
 from tests.toygame.game import Kuhn
 
 GAMES: dict[str, Game] = {
@@ -257,19 +258,6 @@ def test_pickling_carries_the_world_not_the_state() -> None:
 # -- (3) nothing reachable from an infoset tells the hidden deal ---------------------------------
 
 
-def _reachable(root: object, limit: int = 20000) -> set[int]:
-    """ids of every object reachable from `root` through the garbage collector's view (classes aside)."""
-    seen: set[int] = set()
-    stack = [root]
-    while stack and len(seen) < limit:
-        obj = stack.pop()
-        if id(obj) in seen or isinstance(obj, type):
-            continue
-        seen.add(id(obj))
-        stack.extend(gc.get_referents(obj))
-    return seen
-
-
 def _mutable_parts(state: State) -> set[int]:
     """ids of the state and of every list, dict and set it holds (the card zones among them)."""
     found = {id(state)}
@@ -291,12 +279,12 @@ def test_an_infoset_reaches_nothing_of_the_true_state(name: str) -> None:
         secret = _mutable_parts(state) - _mutable_parts(state.clone())  # what a clone shares is static data
         assert id(state) in secret and all(id(cards) in secret for cards in state.card_zones().values())
         infoset = state.infoset(player)
-        assert not secret & _reachable(infoset), "a fresh InfoSet reaches the true state"
+        assert not secret & reachable(infoset, 20000), "a fresh InfoSet reaches the true state"
         assert all(getattr(infoset, attr) is not state for attr in dir(infoset) if not attr.startswith("_"))
         assert infoset.observation
-        assert not secret & _reachable(infoset), "the observation shares objects with the true state"
+        assert not secret & reachable(infoset, 20000), "the observation shares objects with the true state"
         infoset.sample_world(random.Random(0))
-        assert not secret & _reachable(infoset), "the world shares objects with the true state"
+        assert not secret & reachable(infoset, 20000), "the world shares objects with the true state"
         assert infoset._InfoSet__source is None  # type: ignore[attr-defined]  # the weak reference is gone
         assert vars(infoset) == {}
 
