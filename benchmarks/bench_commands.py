@@ -120,7 +120,7 @@ def main() -> None:
         "| random vs random | engine alone, 1 core | `simulate --workers 1` | `simulate --workers 2` |",
         "|---|---:|---:|---:|",
     ]
-    for name, games in (("edelweiss", 20_000), ("aterial", 2_000), ("dreadnought", 600)):
+    for name, games in (("edelweiss", 100_000), ("aterial", 2_000), ("dreadnought", 600)):
         engine = median([engine_rate(game_class(name)(), games // 4) for _ in range(r)])
         rates = []
         for workers in ("1", "2"):

@@ -8,6 +8,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
 from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -236,6 +237,7 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
                 agents if index % 2 == 0 else agents[::-1],
                 derive_seed(args.seed, "simulate", index // 2),
                 {"swapped": index % 2 == 1},
+                keep_actions=False,
             )
             for index in range(args.games)
         ]
@@ -468,7 +470,8 @@ def cmd_ladder(args: argparse.Namespace, console: Console) -> int:
         return list(_run_with_progress(tasks, args.workers, console, label, **_backend(args))) if tasks else []
 
     engine = _table_engine(args.engine, game.name, ())  # per pair, agents the kernel cannot play use the reference
-    summary = play_ladder(game.name, game.config_json(), agents, args.games, args.seed, engine, run)
+    track = partial(_progress, console)
+    summary = play_ladder(game.name, game.config_json(), agents, args.games, args.seed, engine, run, track)
     out = Path(args.out or f"ladder-{game.name}")
     written = write_ladder_files(summary, out)
     if args.json:
@@ -504,7 +507,7 @@ def cmd_compare(args: argparse.Namespace, console: Console) -> int:
     out = Path(args.out or f"compare-{matchups.game}-{matchups.variant}")
     with _open_db(args.db, out) as db:
         summary = run_comparison(
-            db, matchups, agents, args.games, args.seed, args.mirrors, engine, run, on_top_up=played
+            db, matchups, agents, args.games, args.seed, args.mirrors, engine, run, played, partial(_progress, console)
         )
     written = write_comparison_files(summary, out)
     print_comparison(summary, console)

@@ -274,3 +274,20 @@ def test_without_the_plots_extra_reports_keep_their_tables(tmp_path: Path, capsy
     assert main(["report", "edelweiss", "--agent", "heuristic", "--db", str(db), "--out", str(tmp_path / "r")]) == 0
     assert "no heatmap: it needs the plots extra" in capsys.readouterr().out
     assert not (tmp_path / "r" / "heatmap.png").exists() and (tmp_path / "r" / "report.html").exists()
+
+
+def test_a_kernel_top_up_reports_its_progress(tmp_path: Path, capsys, monkeypatch) -> None:
+    """Kernel batches advance the progress as they are stored (plain lines on stderr when piped, #15)."""
+    pytest.importorskip("numba")
+
+    def fake_run(
+        game: str, config: Mapping[str, Any], agents: tuple[str, str], games: int, seed: int, engine: str
+    ) -> KernelRun:
+        return KernelRun.of_games([KernelGame(i % 2, "attack", 9, 20) for i in range(games)], (0.01, 0.01), (9, 9))
+
+    monkeypatch.setattr(engines, "kernel_run", fake_run)
+    base = ["compare", "edelweiss", "--agents", "heuristic,random", "--games", "4", "--engine", "cpu"]
+    assert main([*base, "--db", str(tmp_path / "g.sqlite"), "--out", str(tmp_path / "k")]) == 0
+    err = capsys.readouterr().err
+    for agent in ("heuristic", "random"):
+        assert f"compare edelweiss symbolic · {agent}: {4 * CELLS:,}/{4 * CELLS:,} games" in err

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +17,7 @@ from cardlab.cli import main
 from cardlab.core.rng import derive_seed
 from cardlab.sim import engines
 from cardlab.sim.engines import KernelGame, KernelRun
-from cardlab.sim.ladder import ladder_tasks
+from cardlab.sim.ladder import ladder_tasks, play_ladder
 
 SEARCH = "ismcts:iterations=10"
 
@@ -145,3 +147,40 @@ def test_without_the_plots_extra_the_ladder_skips_its_plot(tmp_path: Path, capsy
                  "--out", str(out)]) == 0  # fmt: skip
     assert "no plot: it needs the plots extra" in capsys.readouterr().out
     assert (out / "ladder.json").exists() and not (out / "ladder.png").exists()
+
+
+def _fake_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fake_run(
+        game: str, config: Mapping[str, Any], agents: tuple[str, str], games: int, seed: int, engine: str
+    ) -> KernelRun:
+        return KernelRun.of_games([KernelGame(0, "attack", 9, 20)] * games, (0.01, 0.01), (games * 10, games * 10))
+
+    monkeypatch.setattr(engines, "kernel_run", fake_run)
+
+
+def test_kernel_pairs_report_progress_batch_by_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long kernel ladder is not silent (#15): each finished batch advances the progress it was given."""
+    pytest.importorskip("numba")
+    _fake_kernel(monkeypatch)
+    seen: list[tuple[str, int]] = []
+    advances: list[int] = []
+
+    @contextmanager
+    def track(label: str, total: int) -> Iterator[Callable[[int], None]]:
+        seen.append((label, total))
+        yield advances.append
+
+    config = {"deck": "full", "standard": None, "characters": None}
+    play_ladder("edelweiss", config, ["random", "heuristic", "heuristic:epsilon=0.5"], 7, 0, "cpu", list, track)
+    assert seen == [("ladder edelweiss (cpu engine)", 3 * 7)]  # three pairs, all in the kernel
+    assert advances == [4, 3] * 3  # per pair the unswapped deals, then the swapped ones
+
+
+def test_a_piped_kernel_ladder_prints_its_progress_on_stderr(tmp_path: Path, capsys, monkeypatch) -> None:
+    pytest.importorskip("numba")
+    _fake_kernel(monkeypatch)
+    argv = ["ladder", "edelweiss", "--agents", "random,heuristic", "--games", "7", "--engine", "cpu"]
+    assert main([*argv, "--out", str(tmp_path / "o"), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["games_per_pair"] == 7  # stdout stays the JSON
+    assert re.search(r"ladder edelweiss \(cpu engine\): 7/7 games, [\d,]+ games/s", captured.err)

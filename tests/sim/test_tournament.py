@@ -75,3 +75,19 @@ def test_an_agent_choosing_from_the_legal_actions_alone_plays_the_same_game_with
             fast = play_match(game, (RandomAgent(), RandomAgent()), seed)
             slow = play_match(game, (ThroughInfoSet(), ThroughInfoSet()), seed)  # type: ignore[arg-type]
             assert (fast.actions, fast.winner, fast.turns) == (slow.actions, slow.winner, slow.turns), name
+
+
+def test_a_tally_task_plays_the_same_game_without_keeping_its_actions() -> None:
+    """`keep_actions=False` (simulate, ladder) changes what comes back, never which game is played."""
+    from dataclasses import replace
+
+    tasks = _tasks(40)
+    full = [result.record for result in run_tasks(tasks, workers=1)]
+    for workers in (1, 2):
+        lean = [result.record for result in run_tasks([replace(t, keep_actions=False) for t in tasks], workers)]
+        assert [r.actions for r in lean] == [[]] * len(tasks)
+        assert [(r.winner, r.reason, r.turns, r.decisions) for r in lean] == [
+            (r.winner, r.reason, r.turns, len(r.actions)) for r in full
+        ]
+        assert [r.seat_decisions for r in lean] == [r.seat_decisions for r in full]
+        assert [(r.config, r.agents, r.seed) for r in lean] == [(r.config, r.agents, r.seed) for r in full]

@@ -19,7 +19,7 @@ from cardlab.core.errors import CardlabError
 from cardlab.games import REGISTRY, install
 
 if TYPE_CHECKING:
-    from cardlab.sim.tournament import GameTask, TaskResult
+    from cardlab.sim.tournament import GameTask, Outcome, TaskResult
 
 MISSING_RAY = "the ray backend needs the cluster extra: pip install -e '.[cluster]'"
 
@@ -29,12 +29,12 @@ def chunk_size(tasks: int, workers: int) -> int:
     return max(1, min(64, tasks // (max(1, workers) * 8)))
 
 
-def play_chunk(extra: Mapping[str, str], tasks: Sequence[GameTask]) -> list[TaskResult]:
+def play_chunk(extra: Mapping[str, str], tasks: Sequence[GameTask]) -> list[Outcome]:
     """Play tasks in this worker, after registering the games the caller registered at run time."""
-    from cardlab.sim.tournament import run_task
+    from cardlab.sim.tournament import play_outcomes
 
     install(extra)
-    return [run_task(task) for task in tasks]
+    return play_outcomes(tasks)
 
 
 def import_ray() -> Any:
@@ -75,6 +75,8 @@ def run_ray(tasks: Sequence[GameTask], workers: int | None = None, address: str 
     ray = import_ray()
     from ray.exceptions import RayTaskError
 
+    from cardlab.sim.tournament import task_result
+
     cpus = connect_ray(workers, address)
     size = chunk_size(len(tasks), cpus)
     chunks = [tasks[start : start + size] for start in range(0, len(tasks), size)]
@@ -95,4 +97,4 @@ def run_ray(tasks: Sequence[GameTask], workers: int | None = None, address: str 
                 raise cause from error
             raise
         refs[index] = None
-        yield from results
+        yield from map(task_result, chunks[index], results)

@@ -31,7 +31,7 @@ from cardlab.sim.balance import (
 )
 from cardlab.sim.report import embedded_png, html_page, seat_words
 from cardlab.sim.stats import holm_adjusted, holm_bonferroni, newcombe_interval, two_proportion_z_test
-from cardlab.sim.tournament import GameTask, TaskResult
+from cardlab.sim.tournament import GameTask, TaskResult, Track, no_progress
 from cardlab.store.games_db import CellCount, GamesDB, StoredGame, counts_of
 
 ALPHA = 0.05
@@ -76,6 +76,7 @@ def top_up(
     mirrors: bool,
     engine: str,
     run: Runner,
+    track: Track = no_progress,
 ) -> int:
     """Play and store what `agent` lacks of `target` games per cell and seat; returns how many were played.
 
@@ -89,7 +90,12 @@ def top_up(
     if engine != "reference":
         experiment = f"{setup.experiment}/engine={engine}"
         batches = kernel_balance(setup, lambda cell: db.next_index(experiment, cell), engine, missing.__getitem__)
-        return db.add_batches(batches)
+        played = 0
+        with track(f"compare {matchups.game} {matchups.variant} · {agent}", 2 * sum(missing.values())) as advance:
+            for batch in batches:  # each batch stored as it comes: an interrupted top-up keeps what it played
+                played += db.add_batches([batch])
+                advance(batch.count)
+        return played
     tasks = balance_tasks(setup, lambda cell: db.next_index(setup.experiment, cell), missing.__getitem__)
     return store_as_played(db, run(tasks), setup)
 
@@ -323,13 +329,14 @@ def run_comparison(
     engine: str,
     run: Runner,
     on_top_up: Callable[[str, int], None] | None = None,
+    track: Track = no_progress,
 ) -> dict[str, Any]:
     """Top up both agents to `games` per cell and seat (if given), compare their stored tables, store the result."""
     if games is not None:
         if games < 1:
             raise CardlabError("--games must be at least 1")
         for agent in dict.fromkeys(agents):
-            played = top_up(db, matchups, agent, games, seed, mirrors, engine, run)
+            played = top_up(db, matchups, agent, games, seed, mirrors, engine, run, track)
             if on_top_up is not None:
                 on_top_up(agent, played)
     stored = [stored_selection(db, matchups, agent).counts for agent in agents]

@@ -21,7 +21,7 @@ from cardlab.core.errors import CardlabError
 from cardlab.core.rng import derive_seed
 from cardlab.sim.headtohead import HeadToHead, pooled_decision_ms
 from cardlab.sim.stats import bootstrap_bradley_terry, bradley_terry, wilson_interval
-from cardlab.sim.tournament import GameTask, TaskResult
+from cardlab.sim.tournament import GameTask, TaskResult, Track, no_progress
 
 BOOTSTRAP_RESAMPLES = 200
 RATING_SCALE = "Bradley-Terry strength s on the Elo scale, 400·log10(s), mean 0 over the agents"
@@ -80,6 +80,7 @@ def ladder_tasks(
             pair if g % 2 == 0 else (pair[1], pair[0]),
             deal_seed(seed, g // 2),
             {"pair": pair, "swapped": g % 2 == 1, "deal": g // 2},
+            keep_actions=False,
         )
         for pair in pairs
         for g in range(games)
@@ -87,16 +88,24 @@ def ladder_tasks(
 
 
 def kernel_pair(
-    game: str, config: Mapping[str, Any], pair: tuple[str, str], games: int, seed: int, engine: str
+    game: str,
+    config: Mapping[str, Any],
+    pair: tuple[str, str],
+    games: int,
+    seed: int,
+    engine: str,
+    advance: Callable[[int], None] = lambda games: None,
 ) -> HeadToHead:
-    """One pair in the kernel: (games + 1) // 2 deals with pair[0] as P1, games // 2 of the same deals swapped."""
+    """One pair in the kernel: (games + 1) // 2 deals with pair[0] as P1, games // 2 of the same deals swapped;
+    `advance` hears of each batch as it finishes."""
     from cardlab.sim import engines
 
     tally = HeadToHead(pair, engine)
     batch = derive_seed(seed, f"ladder-{engine}")
-    tally.add_kernel_run(engines.kernel_run(game, config, pair, (games + 1) // 2, batch, engine), False)
-    if games > 1:
-        tally.add_kernel_run(engines.kernel_run(game, config, (pair[1], pair[0]), games // 2, batch, engine), True)
+    for seats, count, swapped in ((pair, (games + 1) // 2, False), ((pair[1], pair[0]), games // 2, True)):
+        if count:
+            tally.add_kernel_run(engines.kernel_run(game, config, seats, count, batch, engine), swapped)
+            advance(count)
     return tally
 
 
@@ -108,17 +117,20 @@ def play_ladder(
     seed: int,
     engine: str,
     run: Runner,
+    track: Track = no_progress,
 ) -> dict[str, Any]:
-    """Play every pair `games` times and return the ladder.json summary."""
+    """Play every pair `games` times and return the ladder.json summary (`track`: progress of kernel pairs)."""
     if games < 1:
         raise CardlabError("--games must be at least 1")
     pairs = list(combinations(agents, 2))
     in_kernel = kernel_pairs(engine, game, pairs)
     start = time.perf_counter()
     tallies = {pair: HeadToHead(pair) for pair in pairs}
-    for pair in pairs:
-        if pair in in_kernel:
-            tallies[pair] = kernel_pair(game, config, pair, games, seed, engine)
+    if in_kernel:
+        with track(f"ladder {game} ({engine} engine)", games * len(in_kernel)) as advance:
+            for pair in pairs:
+                if pair in in_kernel:
+                    tallies[pair] = kernel_pair(game, config, pair, games, seed, engine, advance)
     reference = [pair for pair in pairs if pair not in in_kernel]
     for result in run(ladder_tasks(game, config, reference, games, seed)):
         tallies[result.task.labels["pair"]].add_record(result.record, result.task.labels["swapped"])

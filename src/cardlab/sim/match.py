@@ -31,11 +31,15 @@ class GameRecord:
 
     @property
     def decisions(self) -> int:
-        return len(self.actions)
+        """Every decision of the game, counted even when its actions were not kept (`keep_actions`)."""
+        return sum(self.seat_decisions)
 
 
-def play_match(game: Game, agents: Sequence[Agent], seed: int) -> GameRecord:
-    """Play `agents[0]` as P1 against `agents[1]` as P2; each agent gets its own RNG stream."""
+def play_match(game: Game, agents: Sequence[Agent], seed: int, keep_actions: bool = True) -> GameRecord:
+    """Play `agents[0]` as P1 against `agents[1]` as P2; each agent gets its own RNG stream.
+
+    `keep_actions=False` leaves `actions` empty: for tallies that count results and never replay them.
+    """
     state = game.new_state(seed, record_events=False)
     rngs = [make_rng(derive_seed(seed, "agent", seat)) for seat in (0, 1)]
     record = GameRecord(game.name, state.game.config_json(), seed, (agents[0].spec, agents[1].spec))
@@ -43,17 +47,19 @@ def play_match(game: Game, agents: Sequence[Agent], seed: int) -> GameRecord:
     clock = time.perf_counter
     # An agent that chooses from the legal actions alone (`act_legal`, e.g. random) gets just those.
     legal_only = [getattr(agent, "act_legal", None) for agent in agents]
-    while (player := state.current_player()) is not None:
+    current, legal, apply, kept = state.current_player, state.legal_actions, state.apply, record.actions
+    while (player := current()) is not None:
         start = clock()
         choose = legal_only[player]
         if choose is not None:
-            action = choose(state.legal_actions(), rngs[player])
+            action = choose(legal(), rngs[player])
         else:
             action = agents[player].act(state.infoset(player), rngs[player])
         seconds[player] += clock() - start
         counts[player] += 1
-        state.apply(action)
-        record.actions.append(str(action))
+        apply(action)
+        if keep_actions:
+            kept.append(str(action))
     record.think_seconds, record.seat_decisions = (seconds[0], seconds[1]), (counts[0], counts[1])
     outcome = state.outcome()
     assert outcome is not None
