@@ -225,3 +225,11 @@ def test_the_aterial_observation_gives_the_supply_of_every_empty_square() -> Non
                     checked += 1
             state.apply(rng.choice(state.legal_actions()))
     assert checked > 0
+
+
+def test_aterial_says_why_a_typed_choice_is_refused(monkeypatch, capsys) -> None:
+    """#16: the rule that refuses a move, not only the legal list (A6.4 during the mulligan, A10 after it)."""
+    out = _play(monkeypatch, capsys, "DEPLOY S02\nKEEP\nATTACK F1\nq\ny\n", "aterial", "--seed", "3")
+    text = " ".join(out.split())  # the console wraps long lines
+    assert "illegal action 'DEPLOY S02': DEPLOY is not a choice during the mulligan (A6.4): choose KEEP or" in text
+    assert "illegal action 'ATTACK F1': ATTACK is not a choice during the move phase (A10)" in text

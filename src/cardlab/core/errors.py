@@ -17,7 +17,7 @@ class IllegalActionError(CardlabError, ValueError):
         self.legal = tuple(legal)
         self.reason = reason
         legal_text = ", ".join(str(a) for a in self.legal) or "none (the game is over)"
-        detail = f" ({reason})" if reason else ""
+        detail = f": {reason}" if reason else ""
         super().__init__(f"illegal action {str(action)!r}{detail}; legal actions: [{legal_text}]")
 
     def __reduce__(self) -> tuple[type[IllegalActionError], tuple[object, tuple[object, ...], str]]:

@@ -301,9 +301,15 @@ class State(ABC):
             except ValueError as exc:
                 raise IllegalActionError(action, legal, str(exc)) from None
         if action not in legal:
-            raise IllegalActionError(action, legal)
+            raise IllegalActionError(action, legal, self.why_illegal(action))
         self._applied += 1
         self._apply_legal(action)
+
+    def why_illegal(self, action: Action) -> str:
+        """Why `action` (a parsed action that is not legal now) is refused, for the player choosing: a
+        rule in their words ("cost 4 > dominance 2 on F1"), or "" when the legal list says it all.
+        Games override it; it must read only what the player to move may know."""
+        return ""
 
     def turn_number(self) -> int:
         """The position's turn (its JSON's `turn`); games override it with a cheaper read."""

@@ -253,6 +253,11 @@ class AterialState(SteppingState):
     def reseed_hidden(self, seed: int) -> None:
         self.shuffle_seed = seed
 
+    def why_illegal(self, action: Action) -> str:
+        from cardlab.games.aterial.explain import why_illegal
+
+        return why_illegal(self, cast(IndexedAction, action))
+
     def turn_number(self) -> int:
         return self.turn
 
