@@ -185,6 +185,15 @@ class Renderer(Protocol):
 
     def event_text(self, event: Mapping[str, Any], /) -> str: ...
 
+    def option_groups(self, observation: Mapping[str, Any], actions: Sequence[str], /) -> list[tuple[str, list[int]]]:
+        """The legal actions (their texts) as (heading, indices) groups for reading; "" heads ungrouped ones
+        (`ungrouped`: the list as it comes)."""
+
+
+def ungrouped(observation: Mapping[str, Any], actions: Sequence[str]) -> list[tuple[str, list[int]]]:
+    """Every action in one group without a heading: the legal list as it comes."""
+    return [("", list(range(len(actions))))]
+
 
 @dataclass(frozen=True)
 class KernelGame:
@@ -328,6 +337,9 @@ class PlainRenderer:
 
     def render_board(self, observation: Mapping[str, Any]) -> str:
         return "\n".join(f"{key}: {value}" for key, value in observation.items())
+
+    def option_groups(self, observation: Mapping[str, Any], actions: Sequence[str]) -> list[tuple[str, list[int]]]:
+        return ungrouped(observation, actions)
 
     def event_text(self, event: Mapping[str, Any]) -> str:
         fields = ", ".join(f"{key} {value}" for key, value in event.items() if key not in ("type", "secret_to"))

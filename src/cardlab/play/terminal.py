@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 
 from cardlab.agents import make_agent
 from cardlab.core.datafile import DataFileError, read_json
@@ -145,8 +147,7 @@ def play_game(game: Game, args: argparse.Namespace, console: Console) -> int:
         console.print(render.render_board(view))
         legal = state.legal_actions()
         console.print(f"[dim]{render.WINDOW_HINTS.get(view.get('window', ''), '')}[/]")
-        for number, action in enumerate(legal, 1):
-            console.print(f"  [bold]{number}[/] {action}")
+        _print_options(console, render.option_groups(view, [str(action) for action in legal]), legal)
         try:
             answer = console.input(f"choose ({COMMANDS}): ").strip()
         except EOFError:
@@ -185,6 +186,18 @@ def play_game(game: Game, args: argparse.Namespace, console: Console) -> int:
     verdict = "Draw" if outcome.winner is None else ("You win" if outcome.winner == me else "You lose")
     console.print(f"[bold]{verdict}[/] ({outcome.reason.replace('_', ' ')}).")
     return 0
+
+
+def _print_options(console: Console, groups: list[tuple[str, list[int]]], legal: Sequence[object]) -> None:
+    """Numbered options; a group with a heading (a card and its facts) lists its options on one line under it."""
+    for heading, indices in groups:
+        options = [f"[bold]{index + 1}[/] {escape(str(legal[index]))}" for index in indices]
+        if heading:
+            console.print(f"  {escape(heading)}", style="cyan", highlight=False)
+            console.print("     " + "   ".join(options), highlight=False)
+        else:
+            for option in options:
+                console.print(f"  {option}", highlight=False)
 
 
 def _undo(session: Session, state: State, console: Console) -> tuple[State, int]:

@@ -274,3 +274,45 @@ def test_effects_are_logged_in_player_words() -> None:
                 assert not re.search(r"[a-z_]+\([a-z_]+=", text), text  # no `name(key=...)` left
                 seen += 1
     assert seen > 0
+
+
+def test_options_group_by_card_under_its_facts_and_show_nothing_hidden() -> None:
+    """#16: the options of a decision are grouped by the card they use (headed by its printed facts), then
+    by the board object acting; every option appears once, and no heading names a card the chooser
+    may not see (D1.5)."""
+    grouped_windows: set[str] = set()
+    for index, config in enumerate(CONFIGS):
+        game = Dreadnought(config)
+        for seed in range(4):
+            state = game.new_state(seed + 100 * index, record_events=False)
+            rng = random.Random(seed)
+            while (player := state.current_player()) is not None:
+                view = state.observation(player)
+                texts = [str(action) for action in state.legal_actions()]
+                groups = render.option_groups(view, texts)
+                assert sorted(i for _, indices in groups for i in indices) == list(range(len(texts)))
+                secret = hidden_from(state.position(), PLAYER_NAMES[player]) - set(_strings(view))
+                for heading, indices in groups:
+                    assert not set(CARD_ID.findall(heading)) & secret, heading
+                    if heading and heading[:3] in {text.split()[1][:3] for text in texts if len(text.split()) > 1}:
+                        assert all(heading[:3] in texts[i] for i in indices)  # a card's options name that card
+                        grouped_windows.add(view["window"])
+                state.apply(rng.choice(state.legal_actions()))
+    assert {"cast_window", "speed_window", "mull"} <= grouped_windows
+
+
+def test_card_facts_name_type_speed_cost_bp_and_effects_in_words() -> None:
+    facts = render.card_facts(Dreadnought().card_set.by_id["R09"])
+    for part in ("R09 Hearth of Cinders", "idol", "speed B", "cost 1", "BP 60", "upkeep 1", "30 damage to enemy unit"):
+        assert part in facts
+    assert "damage(" not in facts and "static_bp(" not in facts  # effects in player words
+
+
+def test_the_terminal_lists_a_cast_window_by_card(monkeypatch, capsys) -> None:
+    """The cast window's options come under each card's facts, on one line per card (#16 item 1)."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("2\n2\n1\n1\n1\n1\n1\n1\n1\n1\nq\ny\n"))
+    assert main(["play", "dreadnought", "--seed", "5"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    facts = r"R09 Hearth of Cinders — idol, cluster red, speed B, cost 1, "
+    assert re.search(facts + r".*? \d+ CAST R09 \d+ DUMMY R09 BA1", out)
+    assert "your BA1 caster: X03 Oren Quill — caster" in out

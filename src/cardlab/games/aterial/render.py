@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -11,6 +11,7 @@ from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 
+from cardlab.core.plugin import ungrouped
 from cardlab.games.aterial.cards import CardSet, load_card_set
 
 WINDOW_HINTS: Mapping[str, str] = {
@@ -174,3 +175,8 @@ def event_text(event: Mapping[str, Any]) -> str:
         else f"Game over: {event['winner']} wins ({event['reason'].replace('_', ' ')}).",
     }
     return sentences[kind]() if kind in sentences else kind
+
+
+def option_groups(view: Mapping[str, Any], actions: Sequence[str]) -> list[tuple[str, list[int]]]:
+    """Aterial names each choice by its card or square, and the board lists the hand's facts: read as they come."""
+    return ungrouped(view, actions)

@@ -215,20 +215,10 @@ class Dreadnought(SeatDecks[Deck], Game):
 
     def card_text(self, card: str) -> str | None:
         """The card's printed data (D2, D22.1): type, cluster, speed, cost, size, BP, HP, timing, effects."""
+        from cardlab.games.dreadnought.render import card_facts
+
         found = self.card_set.by_id.get(card.upper())
-        if found is None:
-            return None
-        facts = [found.type, f"cluster {'/'.join(found.cluster) or '-'}"]
-        for label, value in (("speed", found.speed), ("cost", found.cost), ("size", found.size), ("BP", found.bp),
-                             ("HP", found.hp), ("upkeep", found.upkeep)):  # fmt: skip
-            if value:
-                facts.append(f"{label} {value}")
-        if found.timing:
-            facts.append(f"timing {', '.join(found.timing)}")
-        effects = [effect.name.replace("_", " ") for effect in found.effects]
-        effects += [f"{ability.kind}: " + ", ".join(e.name.replace("_", " ") for e in ability.effects)
-                    for ability in found.abilities]  # fmt: skip
-        return f"{found.id} {found.name} — {', '.join(facts)}; {'; '.join(effects) or 'no effect'} (D2, D22)"
+        return None if found is None else f"{card_facts(found)} (D2, D22)"
 
     def config_json(self) -> dict[str, Any]:
         return self.config.to_json()

@@ -18,6 +18,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from cardlab.games.dreadnought.cards import CardDef
+
 SPEED_GRADES = ("C", "B", "A", "A+", "A++", "A+++")
 AREAS = ("BA1", "BA2")
 
@@ -85,21 +87,76 @@ WINDOW_NAMES: dict[str, str] = {
 
 
 @lru_cache(maxsize=8)
-def _card_names(extra: tuple[str, ...] | None) -> dict[str, str]:
-    """Card id -> name for the packaged set plus the config's card files; empty if they cannot be read."""
+def _cards(extra: tuple[str, ...] | None) -> dict[str, CardDef]:
+    """Card id -> card for the packaged set plus the config's card files; empty if they cannot be read."""
     from cardlab.games.dreadnought.cards import load_card_set
 
     try:
         card_set = load_card_set([Path(p) for p in extra] if extra else None, with_sample_set=True)
     except Exception:  # a moved or broken card file: show bare ids rather than fail to draw the board
         return {}
-    return {card_id: card.name for card_id, card in card_set.by_id.items()}
+    return dict(card_set.by_id)
+
+
+def _cards_for(view: Mapping[str, Any]) -> dict[str, CardDef]:
+    config = view.get("config") or {}
+    cards = config.get("cards") if isinstance(config, Mapping) else None
+    return _cards(tuple(cards) if cards else None)
 
 
 def _names_for(view: Mapping[str, Any]) -> dict[str, str]:
-    config = view.get("config") or {}
-    cards = config.get("cards") if isinstance(config, Mapping) else None
-    return _card_names(tuple(cards) if cards else None)
+    return {card_id: card.name for card_id, card in _cards_for(view).items()}
+
+
+def card_facts(card: CardDef) -> str:
+    """A card's printed data on one line, its effects in player words (D2, D22): what a player weighs
+    before casting or playing it."""
+    facts = [card.type, f"cluster {'/'.join(card.cluster) or '-'}"]
+    for label, value in (("speed", card.speed), ("cost", card.cost), ("size", card.size), ("BP", card.bp),
+                         ("HP", card.hp), ("upkeep", card.upkeep)):  # fmt: skip
+        if value:
+            facts.append(f"{label} {value}")
+    if card.timing:
+        facts.append(f"timing {', '.join(card.timing)}")
+    does = [effect_text(str(effect)) for effect in card.effects]
+    does += [f"{ability.kind}: " + ", ".join(effect_text(str(effect)) for effect in ability.effects)
+             for ability in card.abilities]  # fmt: skip
+    does += [f"gives its host {ability.kind}: " + ", ".join(effect_text(str(effect)) for effect in ability.effects)
+             for ability in card.grants]  # fmt: skip
+    if card.sub is not None:
+        does.append("sub: " + ", ".join(effect_text(str(effect)) for effect in card.sub.effects))
+    return f"{card.id} {card.name} — {', '.join(facts)}; {'; '.join(does) or 'no effect'}"
+
+
+_SLOT_WORDS = {"C": "caster", "U1": "unit 1", "U2": "unit 2"}
+
+
+def option_groups(view: Mapping[str, Any], actions: Sequence[str]) -> list[tuple[str, list[int]]]:
+    """The legal actions grouped for reading (issue #16): by the card they use (headed by its facts), then by
+    the board object they act with (a caster's ability, an attacker); the rest (DONE, PAY ...) last."""
+    from cardlab.games.dreadnought.actions import decode
+
+    cards = _cards_for(view)
+    board = _Board(view)
+    groups: dict[str, list[int]] = {}
+    rest: list[int] = []
+    for index, text in enumerate(actions):
+        decoded = decode(text)
+        if decoded.card and decoded.card in cards:
+            where = " (in your speed area)" if decoded.from_speed or decoded.verb == "USE@S" else ""
+            heading = card_facts(cards[decoded.card]) + where
+        elif decoded.slot and decoded.verb != "TARGET":
+            area, _, place = decoded.slot.partition(".")
+            what = "your idol" if decoded.slot == "IDOL" else f"your {area} {_SLOT_WORDS[place]}"
+            own = f"{board.viewer}:{decoded.slot}" if board.viewer else decoded.slot
+            card = board.card_at(own)
+            shown = card_facts(cards[card]) if card in cards else _plain(board.object_at(own)).removeprefix(own)
+            heading = f"{what}: {shown.strip()}"
+        else:
+            rest.append(index)
+            continue
+        groups.setdefault(heading, []).append(index)
+    return [*groups.items(), *([("", rest)] if rest else [])]
 
 
 def _grade(index: int | None) -> str:
@@ -238,10 +295,12 @@ class _Board:
             lines.append(f"casters to place: {self.cards(placement)}")
         return lines
 
-    def object_at(self, ref: str | None) -> str:
-        """`P2:BA1.U1` with the card there, as the viewer may see it."""
-        if ref is None:
-            return "(gone)"
+    def card_at(self, ref: str) -> str | None:
+        """The id of the open card on `P1:BA1.U1` (None for an empty slot, a dummy or a hidden card)."""
+        obj = self._object(ref)
+        return None if obj is None or obj.get("dummy") else obj.get("card")
+
+    def _object(self, ref: str) -> Mapping[str, Any] | None:
         seat, _, slot = ref.partition(":")
         player = self.view["players"].get(seat, {})
         area, _, place = slot.partition(".")
@@ -256,6 +315,13 @@ class _Board:
                 units = block.get("units") or []
                 index = int(place[1]) - 1
                 obj = units[index] if index < len(units) else None
+        return obj
+
+    def object_at(self, ref: str | None) -> str:
+        """`P2:BA1.U1` with the card there, as the viewer may see it."""
+        if ref is None:
+            return "(gone)"
+        obj = self._object(ref)
         if obj is None:
             return escape(ref)
         if obj.get("dummy"):
@@ -376,6 +442,8 @@ _EFFECT_WORDS: dict[str, str] = {
     "hp_break": "{target} loses up to {n} HP card(s)",
     "hp_gain": "the top {n} deck card(s) join {target}'s HP",
     "shield": "{target} takes {amount} less per damage this turn",
+    "static_bp": "{target} {amount} BP while active",
+    "static_shield": "{target} takes {amount} less per damage while active",
     "speed_shift": "speed {steps} grade(s) up this turn",
     "cost_reduce": "the code being paid costs {n} log less",
     "attach": "the code is attached to {target}",
@@ -407,7 +475,7 @@ def effect_text(effect: str) -> str:
     if template is None or not rest.endswith(")"):
         return effect
     args = {key: value.replace("_", " ") for key, value in _split_args(rest[:-1]).items()}
-    if name == "bp_mod" and not args.get("amount", "").startswith("-"):
+    if name in ("bp_mod", "static_bp") and not args.get("amount", "").startswith("-"):
         args["amount"] = "+" + args.get("amount", "")
     try:
         return template.format(**args)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import RenderableType
 from rich.panel import Panel
 from rich.table import Table
 
+from cardlab.core.plugin import ungrouped
 from cardlab.games.edelweiss.cards import CHARACTERS, Skill
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
@@ -168,3 +169,8 @@ def position_text(position: Mapping[str, Any]) -> str:
     top = f" (top {discard[-1]})" if discard else ""
     lines.append(f"deck {len(position['deck'])}, discard {len(discard)}{top}")
     return "\n".join(lines)
+
+
+def option_groups(view: Mapping[str, Any], actions: Sequence[str]) -> list[tuple[str, list[int]]]:
+    """Edelweiss offers a handful of choices at a time: they read best as they come."""
+    return ungrouped(view, actions)
