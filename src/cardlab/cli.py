@@ -95,6 +95,7 @@ def cmd_scenario_run(args: argparse.Namespace, console: Console) -> int:
         print(result.line())
         if args.print and result.final is not None:
             print(json.dumps(result.final, indent=2))
+    print(f"{len(args.files) - failed} passed, {failed} failed")
     return 1 if failed else 0
 
 

@@ -46,16 +46,18 @@ def test_scenario_passes(path: Path) -> None:
 
 def test_cli_runs_all_scenarios(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["scenario", "run", *map(str, SCENARIOS)]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    *lines, summary = capsys.readouterr().out.splitlines()
     assert len(lines) == len(SCENARIOS)
     assert all(line.endswith(": pass") for line in lines)
+    assert summary == f"{len(SCENARIOS)} passed, 0 failed"
 
 
 def test_cli_print_dumps_final_position(capsys: pytest.CaptureFixture[str]) -> None:
     path = next(p for p in SCENARIOS if p.stem == "a20_6_deck_out_on_draw")
     assert main(["scenario", "run", "--print", str(path)]) == 0
     out = capsys.readouterr().out
-    final = json.loads(out[out.index("{") :])
+    final = json.loads(out[out.index("{") : out.rindex("}") + 1])
+    assert out.endswith("}\n1 passed, 0 failed\n")
     assert final["game"] == "aterial"
     assert (final["winner"], final["reason"], final["window"]) == ("P1", "deck_out", "over")
 
@@ -66,7 +68,8 @@ def test_failing_expectation_is_reported(tmp_path: Path, capsys: pytest.CaptureF
     path = tmp_path / "wrong.json"
     path.write_text(json.dumps(data))
     assert main(["scenario", "run", str(path)]) == 1
-    assert "FAIL" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "FAIL" in out and out.endswith("0 passed, 1 failed\n")
 
 
 def test_illegal_action_names_its_index(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

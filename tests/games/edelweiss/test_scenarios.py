@@ -27,16 +27,18 @@ def test_scenario_passes(path: Path) -> None:
 
 def test_cli_runs_all_scenarios(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["scenario", "run", *map(str, SCENARIOS)]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    *lines, summary = capsys.readouterr().out.splitlines()
     assert len(lines) == len(SCENARIOS)
     assert all(line.endswith(": pass") for line in lines)
+    assert summary == f"{len(SCENARIOS)} passed, 0 failed"
 
 
 def test_cli_print_dumps_final_position(capsys: pytest.CaptureFixture[str]) -> None:
     path = next(p for p in SCENARIOS if p.name.startswith("w1_"))
     assert main(["scenario", "run", "--print", str(path)]) == 0
     out = capsys.readouterr().out
-    final = json.loads(out[out.index("{") :])
+    final = json.loads(out[out.index("{") : out.rindex("}") + 1])
+    assert out.endswith("}\n1 passed, 0 failed\n")
     assert final["winner"] == "P1" and final["win_reason"] == "attack"
 
 
