@@ -3,7 +3,9 @@
 // to two units) and idol area, its speed area, bursts, engraves, discard and hand; the viewer's
 // side at the bottom (spectators see P1 at the bottom). Field places carry data-slot="P1:BA1.U1";
 // places, areas and cards that stand for exactly one legal action carry data-action with the exact
-// action string. The action buttons under the board (game.js) offer every legal action anyway.
+// action string. A card or place with several actions (cast it, or a dummy into BA1 or BA2) is a
+// "chooser": a click selects it, the battle areas it can go to become its destinations, and a bar
+// lists its other actions. The action buttons beside the board (game.js) offer every legal action anyway.
 // Reads the observation shape of position.dump_observation: hidden zones are counts there.
 
 import { h, replace, other, seatLabel, words } from "../common.js";
@@ -213,8 +215,8 @@ export function actionLabel(action) {
   }
 }
 
-/** Which key (a field place, an area, a card) each legal action belongs to; keys with one action are clickable. */
-function clickTargets(legal, me) {
+/** Which key (a field place, an area, a card) each legal action belongs to, with every action of that key. */
+function actionsByKey(legal, me) {
   const them = other(me);
   const byKey = new Map();
   const put = (key, action) => {
@@ -225,6 +227,7 @@ function clickTargets(legal, me) {
     const [verb, a] = String(action).split(" ");
     if (verb === "TARGET") put(`slot:${a}`, action);
     else if (["ATTACKER", "BLOCK", "MOVE", "REMOVE", "USE"].includes(verb) && a && !a.endsWith("@S")) put(`slot:${me}:${a}`, action);
+    else if (verb === "USE" && a) put(`card:${a}`, action);
     else if (verb === "PAY" && ["BA1", "BA2"].includes(a)) put(`slot:${me}:${a}.C`, action);
     else if (verb === "PAY" && a === "IDOL") put(`slot:${me}:IDOL`, action);
     else if (verb === "PAY" && a === "BURST") put(`bursts:${me}`, action);
@@ -235,9 +238,88 @@ function clickTargets(legal, me) {
     else if (["PLAY", "CAST", "DUMMY", "SUB", "GEAR", "MULL", "DISCARD", "PLACE"].includes(verb)) put(`card:${a}`, action);
     else if (verb === "MATERIAL") put(`discard:${a}`, action);
   }
-  const out = new Map();
-  for (const [key, actions] of byKey) if (actions.length === 1) out.set(key, actions[0]);
-  return out;
+  return byKey;
+}
+
+/** Where on the board the second step of a selected card's action is clicked: a dummy's battle area. */
+function destinationKey(action, me) {
+  const [verb, , b] = String(action).split(" ");
+  return verb === "DUMMY" && b ? `area:${me}:${b}` : null;
+}
+
+// The card or board object picked first when it has several actions (#16): the board then offers
+// its destinations, and a bar lists the rest. Kept across redraws of the same view version only.
+let selection = null;
+let lastRender = null;
+
+function select(key) {
+  selection = selection && selection.key === key ? null : { key, version: lastRender && lastRender.view.version };
+  if (lastRender) render(lastRender.view, lastRender.container, lastRender.onAction);
+}
+
+/** Per key the action a click sends (keys with exactly one action, and a selection's destinations),
+ * and the keys with several actions, which a click selects. */
+function clickTargets(byKey, me) {
+  const clicks = new Map();
+  const choosers = new Set();
+  for (const [key, actions] of byKey) {
+    if (actions.length === 1) clicks.set(key, actions[0]);
+    else choosers.add(key);
+  }
+  const chosen = selection ? byKey.get(selection.key) || [] : [];
+  for (const action of chosen) {
+    const key = destinationKey(action, me);
+    if (key) clicks.set(key, action);
+  }
+  return { clicks, choosers };
+}
+
+function selectionBar(obs, ctx) {
+  if (!selection || !ctx.onAction) return null;
+  const actions = ctx.byKey.get(selection.key) || [];
+  const [kind, ...rest] = selection.key.split(":");
+  const what = kind === "card" ? cardWords(rest.join(":")) : slotWords(rest.join(":"));
+  const direct = actions.filter((action) => !destinationKey(action, ctx.me));
+  const placed = actions.filter((action) => destinationKey(action, ctx.me));
+  return h(
+    "div",
+    { class: "choice-bar", "data-selected": selection.key },
+    h("b", { title: kind === "card" ? cardTitle(obs, rest.join(":").replace(/@S$/, "")) : "" }, `${what}: `),
+    direct.map((action) =>
+      h("button", { type: "button", class: "choice", "data-action": action, onclick: () => ctx.onAction(action) }, actionLabel(action)),
+    ),
+    placed.length ? h("span", { class: "muted" }, `${direct.length ? "or " : ""}click a highlighted battle area (${[...new Set(placed.map((a) => a.split(" ")[0].toLowerCase()))].join(", ")})`) : null,
+    h("button", { type: "button", class: "choice cancel", onclick: () => select(selection.key) }, "Cancel"),
+  );
+}
+
+function choosable(attrs, key, ctx) {
+  if (!key || !ctx.onAction) return attrs;
+  const action = ctx.clicks.get(key);
+  if (action) {
+    if (selection && !(ctx.byKey.get(key) || []).includes(action)) attrs.class += " destination";
+    return clickable(attrs, action, ctx.onAction);
+  }
+  if (!ctx.choosers.has(key)) return attrs;
+  const choices = ctx.byKey.get(key);
+  attrs.class += ` clickable chooser${selection && selection.key === key ? " selected" : ""}`;
+  attrs["data-choices"] = String(choices.length);
+  attrs.role = "button";
+  attrs.tabindex = "0";
+  attrs.title = `${attrs.title ? `${attrs.title} — ` : ""}${choices.length} choices: ${choices.map(actionLabel).join("; ")}`;
+  attrs.onclick = (event) => {
+    event.stopPropagation();
+    select(key);
+  };
+  attrs.onkeydown = (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      select(key);
+    } else if (event.key === "Escape" && selection) {
+      select(selection.key);
+    }
+  };
+  return attrs;
 }
 
 function clickable(attrs, action, onAction) {
@@ -267,7 +349,7 @@ function count(value) {
 
 function smallCard(obs, id, ctx, key, extraClass = "") {
   const attrs = { class: `dcard${extraClass}`, "data-card": id, title: cardTitle(obs, id) };
-  clickable(attrs, key ? ctx.clicks.get(key) : null, ctx.onAction);
+  choosable(attrs, key, ctx);
   const i = info(obs, id);
   return h(
     "div",
@@ -289,7 +371,7 @@ function unitNode(obs, seat, slot, unit, ctx) {
   const key = `slot:${seat}:${slot}`;
   const attrs = { class: "dslot", "data-slot": `${seat}:${slot}`, title: `${seat}:${slot}` };
   if (ctx.highlights.has(`${seat}:${slot}`)) attrs.class += ` ${ctx.highlights.get(`${seat}:${slot}`)}`;
-  clickable(attrs, ctx.clicks.get(key), ctx.onAction);
+  choosable(attrs, key, ctx);
   if (!unit) return h("div", { ...attrs, class: `${attrs.class} vacant` }, h("span", { class: "slot-name" }, slot.split(".").pop()));
   const dummy = !!unit.dummy;
   const flags = [];
@@ -325,7 +407,7 @@ function casterNode(obs, seat, area, block, ctx) {
   const slot = `${area}.C`;
   const attrs = { class: "dslot caster-slot", "data-slot": `${seat}:${slot}`, title: `${seat}:${slot}` };
   if (ctx.highlights.has(`${seat}:${slot}`)) attrs.class += ` ${ctx.highlights.get(`${seat}:${slot}`)}`;
-  clickable(attrs, ctx.clicks.get(`slot:${seat}:${slot}`), ctx.onAction);
+  choosable(attrs, `slot:${seat}:${slot}`, ctx);
   if (!caster) return h("div", { ...attrs, class: `${attrs.class} vacant` }, "no caster yet");
   const hp = count(block.hp);
   const i = info(obs, caster.card);
@@ -353,7 +435,7 @@ function areaNode(obs, seat, area, ctx) {
   const attrs = { class: "barea", "data-area": `${seat}:${area}` };
   const attack = obs.attack;
   if (attack && attack.player !== seat && attack.area === area) attrs.class += " attacked";
-  clickable(attrs, ctx.clicks.get(`area:${seat}:${area}`), ctx.onAction);
+  choosable(attrs, `area:${seat}:${area}`, ctx);
   return h(
     "div",
     attrs,
@@ -366,7 +448,7 @@ function areaNode(obs, seat, area, ctx) {
 function idolNode(obs, seat, ctx) {
   const p = (obs.players && obs.players[seat]) || {};
   const attrs = { class: "barea idol-area", "data-area": `${seat}:IDOL` };
-  clickable(attrs, ctx.clicks.get(`area:${seat}:IDOL`), ctx.onAction);
+  choosable(attrs, `area:${seat}:IDOL`, ctx);
   return h("div", attrs, h("div", { class: "area-name" }, "IDOL"), unitNode(obs, seat, "IDOL", p.idol || null, ctx));
 }
 
@@ -377,9 +459,9 @@ function resourceBar(obs, seat, ctx) {
   const engraves = Array.isArray(p.engraves) ? p.engraves : [];
   const discard = Array.isArray(p.discard) ? p.discard : [];
   const burstAttrs = { class: "res bursts", title: "bursts: closed log sources; normal ones can be god drawn" };
-  clickable(burstAttrs, ctx.clicks.get(`bursts:${seat}`), ctx.onAction);
+  choosable(burstAttrs, `bursts:${seat}`, ctx);
   const engraveAttrs = { class: "res engraves", title: "engraves: open log sources (at most 3)" };
-  clickable(engraveAttrs, ctx.clicks.get(`engraves:${seat}`), ctx.onAction);
+  choosable(engraveAttrs, `engraves:${seat}`, ctx);
   return h(
     "div",
     { class: "resources" },
@@ -500,13 +582,20 @@ export function render(view, container, onAction) {
     for (const a of obs.attack.attackers || []) if (a) highlights.set(a, "attacking");
     if (obs.attack.blocker) highlights.set(obs.attack.blocker, "blocking");
   }
+  lastRender = { view, container, onAction };
+  const byKey = actionsByKey(legal, me);
+  if (selection && (selection.version !== view.version || !byKey.has(selection.key))) selection = null;
+  const { clicks, choosers } = clickTargets(byKey, me);
   const ctx = {
     me,
     spectator,
     seats: view.seats || {},
-    clicks: legal.length ? clickTargets(legal, me) : new Map(),
+    byKey,
+    clicks,
+    choosers,
     onAction: legal.length ? onAction : null,
     highlights,
   };
-  replace(container, h("div", { class: "board dreadnought" }, side(obs, them, ctx, false), middle(obs), side(obs, me, ctx, true)));
+  const board = h("div", { class: "board dreadnought" }, side(obs, them, ctx, false), middle(obs), selectionBar(obs, ctx), side(obs, me, ctx, true));
+  replace(container, board);
 }
