@@ -25,6 +25,7 @@ from cardlab.core.events import EventLog
 if TYPE_CHECKING:
     from cardlab.core.plugin import CompiledSearch, ConfigOption, FastRollout, Kernels, Lab, OptionValue, Renderer
     from cardlab.core.profile import GameProfile
+    from cardlab.core.rules import RuleOption
 
 Player = int
 """Seat index: 0 is P1 (the first player), 1 is P2."""
@@ -80,6 +81,9 @@ class Game(ABC):
     """Whether P1 always plays first; where the first player is decided anew each turn, seats are labels only."""
     options: ClassVar[tuple[ConfigOption, ...]] = ()
     """The config options, declared once for the CLI flags, the web form and `from_options`."""
+    rule_options: ClassVar[tuple[RuleOption, ...]] = ()
+    """The rule variants a designer may pick (`cardlab rules GAME`, `--rule NAME=VALUE`); a config carries
+    the chosen values under `rules` (`cardlab.core.rules`)."""
     credit: ClassVar[str] = ""
     """One line crediting the game or its card set, printed under reports."""
     num_actions: int | None = None

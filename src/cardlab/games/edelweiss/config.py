@@ -7,20 +7,25 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardlab.core.errors import PositionError
+from cardlab.core.rules import Rules, check_rules, rule_value
 from cardlab.games.edelweiss.cards import CHARACTER_IDS, DECK_SIZES
+from cardlab.games.edelweiss.variants import RULE_OPTIONS
 
 STANDARDS = ("symbolic", "accel2")
 
 
 @dataclass(frozen=True, slots=True)
 class EdelweissConfig:
-    """`characters` is (P1's, P2's) or None; None in a skills game means "pick at random"."""
+    """`characters` is (P1's, P2's) or None; None in a skills game means "pick at random". `rules`: the
+    rule options that differ from the spec's rulings (`variants.RULE_OPTIONS`)."""
 
     deck: str = "full"
     standard: str | None = None
     characters: tuple[str, str] | None = None
+    rules: Rules = ()
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "rules", check_rules(RULE_OPTIONS, self.rules))
         if not isinstance(self.deck, str) or self.deck not in DECK_SIZES:
             raise PositionError("config.deck", f"{self.deck!r} is not one of {sorted(DECK_SIZES)}")
         if self.deck == "skills":
@@ -42,15 +47,21 @@ class EdelweissConfig:
     def skills(self) -> bool:
         return self.deck == "skills"
 
+    def rule(self, name: str) -> str:
+        return rule_value(RULE_OPTIONS, self.rules, name)
+
     def to_json(self) -> dict[str, Any]:
         characters = None if self.characters is None else {"P1": self.characters[0], "P2": self.characters[1]}
-        return {"deck": self.deck, "standard": self.standard, "characters": characters}
+        data: dict[str, Any] = {"deck": self.deck, "standard": self.standard, "characters": characters}
+        if self.rules:  # left out at the defaults: a default config's JSON (and fingerprint) is unchanged
+            data["rules"] = dict(self.rules)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> EdelweissConfig:
         if not isinstance(data, Mapping):
             raise PositionError("config", "expected an object with deck, standard, characters")
-        unknown = set(data) - {"deck", "standard", "characters"}
+        unknown = set(data) - {"deck", "standard", "characters", "rules"}
         if unknown:
             raise PositionError(f"config.{sorted(unknown)[0]}", "unknown field")
         characters = data.get("characters")
@@ -58,4 +69,5 @@ class EdelweissConfig:
             if not isinstance(characters, Mapping) or set(characters) != {"P1", "P2"}:
                 raise PositionError("config.characters", 'expected null or {"P1": ID, "P2": ID}')
             characters = (characters["P1"], characters["P2"])
-        return cls(data.get("deck", "full"), data.get("standard"), characters)
+        rules = check_rules(RULE_OPTIONS, data.get("rules"))
+        return cls(data.get("deck", "full"), data.get("standard"), characters, rules)

@@ -20,10 +20,21 @@ from cardlab.core.plugin import (
 )
 from cardlab.core.rng import make_rng
 from cardlab.games.edelweiss.actions import N_ACTIONS, EdelweissAction
-from cardlab.games.edelweiss.cards import CARD_NAMES, CHARACTER_IDS, CHARACTERS, HAND_SIZES, Skill, deck_cards
+from cardlab.games.edelweiss.cards import (
+    CARD_NAMES,
+    CHARACTER_IDS,
+    CHARACTERS,
+    CLUB,
+    HAND_SIZES,
+    HEART,
+    SPADE,
+    Skill,
+    deck_cards,
+)
 from cardlab.games.edelweiss.config import EdelweissConfig
 from cardlab.games.edelweiss.lab import VARIANT_OPTION
 from cardlab.games.edelweiss.state import EdelweissState
+from cardlab.games.edelweiss.variants import RULE_OPTIONS
 
 
 def _skills_text(skills: Skill) -> str:
@@ -72,6 +83,7 @@ class Edelweiss(Game):
             example="VIRIDIAN,EAGLE",
         ),
     )
+    rule_options = RULE_OPTIONS
     num_actions = N_ACTIONS
     position_keys = ("game", "config", "turn", "turn_player", "window", "deck", "discard", "players", "attack",
                      "winner", "win_reason", "revealed")  # fmt: skip
@@ -79,6 +91,13 @@ class Edelweiss(Game):
     def __init__(self, config: EdelweissConfig | None = None) -> None:
         self.config = config or EdelweissConfig()
         self.accel2 = self.config.standard == "accel2"
+        rule = self.config.rule
+        self.first_draw = rule("first_draw") == "yes"  # E3.2
+        hand = rule("opening_hand")
+        self.opening_hand = HAND_SIZES[self.config.deck] if hand == "standard" else int(hand)  # E1.4
+        self.symbolic_guard_suits = (SPADE,) if rule("symbolic_field_guard") == "spades" else (SPADE, HEART, CLUB)
+        self.accel2_keeps_symbolic_guard = rule("accel2_guardian") == "symbolic_too"  # E8.1
+        self.deck_out_tie_is_draw = rule("deck_out_tie") == "draw"  # E6.2
 
     def __repr__(self) -> str:
         return f"Edelweiss({self.config!r})"
@@ -154,7 +173,7 @@ class Edelweiss(Game):
             game = Edelweiss(replace(self.config, characters=picked))
         order = deck_cards(self.config.deck)
         rng.shuffle(order)  # order[0] is the top card
-        size = HAND_SIZES[self.config.deck]
+        size = self.opening_hand
         state = EdelweissState(game, record_events)
         state.hands[0].extend(order[:size])
         state.hands[1].extend(order[size : 2 * size])

@@ -66,7 +66,7 @@ def notation_of_position(data: Mapping[str, Any]) -> str:
         _list_text(data["deck"]),
         _list_text(data["discard"]),
         _attack_text(data.get("attack")),
-        EMPTY if winner is None else f"{winner}:{data['win_reason']}",
+        EMPTY if data.get("win_reason") is None else f"{winner or 'draw'}:{data['win_reason']}",
     ]
     return " ".join(fields)
 
@@ -76,12 +76,13 @@ def _list_text(cards: list[str]) -> str:
 
 
 def _config_text(config: Mapping[str, Any]) -> str:
+    rules = "".join(f"+{name}={value}" for name, value in sorted((config.get("rules") or {}).items()))
     if config["deck"] != "skills":
-        return str(config["deck"])
+        return str(config["deck"]) + rules
     characters = config["characters"]
     if characters is None:
         raise PositionError("config", "a skills position names both characters (E7.1)")
-    return f"skills:{config['standard']}:{characters['P1']},{characters['P2']}"
+    return f"skills:{config['standard']}:{characters['P1']},{characters['P2']}{rules}"
 
 
 def _player_text(player: Mapping[str, Any], revealed: set[str]) -> str:
@@ -156,7 +157,18 @@ def _fail(field: str, problem: str) -> PositionError:
     return PositionError(field, problem)
 
 
-def _parse_config(text: str) -> dict[str, Any]:
+def _parse_config(full_text: str) -> dict[str, Any]:
+    text, *rule_texts = full_text.split("+")
+    config = _parse_deal_config(text)
+    if rule_texts:  # rule options (docs/notation.md): +NAME=VALUE each, checked when the position loads
+        pairs = [rule.partition("=") for rule in rule_texts]
+        if any(not name or not sep or not value for name, sep, value in pairs):
+            raise _fail("config", f"{full_text!r}: a rule option is written +NAME=VALUE (cardlab rules edelweiss)")
+        config["rules"] = {name: value for name, _, value in pairs}
+    return config
+
+
+def _parse_deal_config(text: str) -> dict[str, Any]:
     if text in ("full", "short"):
         return {"deck": text, "standard": None, "characters": None}
     parts = text.split(":")
@@ -265,11 +277,11 @@ def _parse_attack(text: str) -> dict[str, Any] | None:
     return attack
 
 
-def _parse_result(text: str) -> tuple[str, str]:
+def _parse_result(text: str) -> tuple[str | None, str]:
     winner, colon, reason = text.partition(":")
-    if winner not in _PLAYERS or not colon or reason not in _WIN_REASONS:
+    if winner not in (*_PLAYERS, "draw") or not colon or reason not in _WIN_REASONS:
         raise _fail("result", f"{text!r}: expected '-' or WINNER:REASON, e.g. 'P1:attack' or 'P2:deck_out' (E6)")
-    return winner, reason
+    return None if winner == "draw" else winner, reason
 
 
 # -- error fields ---------------------------------------------------------------------------------

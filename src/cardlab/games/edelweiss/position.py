@@ -63,7 +63,7 @@ def _common(state: EdelweissState) -> dict[str, Any]:
 def _tail(state: EdelweissState, data: dict[str, Any]) -> dict[str, Any]:
     data["attack"] = _attack_json(state)
     data["winner"] = None if state.winner is None else PLAYER_NAMES[state.winner]
-    if state.winner is not None:
+    if state.window == Window.OVER:  # a deck-out draw (rule deck_out_tie) is over without a winner
         data["win_reason"] = state.win_reason
     return data
 
@@ -264,14 +264,16 @@ def _load_attack(state: EdelweissState, attack: Any) -> None:
 def _load_winner(state: EdelweissState, data: Mapping[str, Any]) -> None:
     winner = data.get("winner")
     over = state.window == Window.OVER
-    _expect((winner is not None) == over, "winner", "a winner is set exactly when window is 'over'")
-    if winner is None:
+    drawn = over and winner is None and state._game.deck_out_tie_is_draw and data.get("win_reason") == "deck_out"
+    _expect((winner is not None) == over or drawn, "winner", "a winner is set exactly when window is 'over'")
+    if not over:
         _expect("win_reason" not in data, "win_reason", "present only when a winner is set")
         return
-    try:
-        state.winner = parse_player(winner)
-    except (ValueError, TypeError):
-        raise PositionError("winner", f"expected null, 'P1' or 'P2', got {winner!r}") from None
+    if winner is not None:  # else a drawn deck-out (checked above)
+        try:
+            state.winner = parse_player(winner)
+        except (ValueError, TypeError):
+            raise PositionError("winner", f"expected null, 'P1' or 'P2', got {winner!r}") from None
     reason = data.get("win_reason")
     _expect(reason in ("attack", "deck_out"), "win_reason", "expected 'attack' or 'deck_out'")
     state.win_reason = reason

@@ -133,9 +133,9 @@ class EdelweissState(SteppingState):
         return self.turn_player
 
     def outcome(self) -> Outcome | None:
-        if self.winner is None:
+        if self.window != W_OVER:
             return None
-        return Outcome(self.winner, self.win_reason or "")
+        return Outcome(self.winner, self.win_reason or "")  # winner None: a deck-out draw (rule deck_out_tie)
 
     def clone(self, *, record_events: bool = False) -> EdelweissState:
         other = EdelweissState.__new__(EdelweissState)
@@ -278,10 +278,13 @@ class EdelweissState(SteppingState):
         if _find(field, _UPRIGHT_HEART) >= 0:
             legal.append(A.BLOCK)
         if self.skills[defender] & GUARDIAN:
-            if self._game.accel2:
-                guard_suits: tuple[int, ...] = (SPADE,)  # E8.1 Accel 2 (1): tapped spades only, any hand size
+            game = self._game
+            symbolic = game.symbolic_guard_suits if not hand else ()  # E8.1 Symbolic: empty hand, any suit (rule)
+            if game.accel2:  # E8.1 Accel 2 (1): tapped spades only, any hand size; Symbolic's too by rule
+                kept = symbolic if game.accel2_keeps_symbolic_guard else ()
+                guard_suits: tuple[int, ...] = (SPADE, *(suit for suit in kept if suit != SPADE))
             else:
-                guard_suits = (SPADE, HEART, CLUB) if not hand else ()  # E8.1 Symbolic: empty hand, any suit
+                guard_suits = symbolic
             legal += [FIELD_GUARD_BY_SUIT[suit] for suit in guard_suits if _find(field, suit * 2 + TAPPED) >= 0]
         legal.append(A.NO_DEFENSE)
         return tuple(legal)
@@ -291,7 +294,13 @@ class EdelweissState(SteppingState):
         tp = self.turn_player
         if not self.deck:
             sizes = (len(self.hands[0]), len(self.hands[1]))
-            self._finish(0 if sizes[0] > sizes[1] else 1, "deck_out")  # E6.2: a tie goes to P2
+            if sizes[0] == sizes[1] and self._game.deck_out_tie_is_draw:
+                self._finish(None, "deck_out")  # rule deck_out_tie=draw
+            else:
+                self._finish(0 if sizes[0] > sizes[1] else 1, "deck_out")  # E6.2: a tie goes to P2
+            return
+        if self.turn == 1 and not self._game.first_draw:  # rule first_draw=no: no draw on turn 1 (E3.2)
+            self.window = W_MAIN
             return
         card = self.deck.pop()
         self.hands[tp].append(card)
@@ -300,13 +309,13 @@ class EdelweissState(SteppingState):
         self.fields[tp][:] = [entry & ~TAPPED for entry in self.fields[tp]]
         self.window = W_MAIN
 
-    def _finish(self, winner: Player, reason: str) -> None:
+    def _finish(self, winner: Player | None, reason: str) -> None:
         self.winner = winner
         self.win_reason = reason
         self.window = W_OVER
         self._clear_attack()
         if self.events is not None:
-            self._log("game_over", winner=player_name(winner), reason=reason)
+            self._log("game_over", winner=None if winner is None else player_name(winner), reason=reason)
 
     # -- moving cards -----------------------------------------------------------------------
 

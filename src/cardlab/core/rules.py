@@ -1,0 +1,175 @@
+"""Rule variants as data (issue #17): the levers a designer pulls, declared by each game.
+
+Each game names the places where its spec made a ruling on a gap or a designer might ask "what if":
+a `RuleOption` with its rule id, its default (the spec's ruling) and its alternatives. A game's
+config carries the values that differ from the defaults (`rules`, left out of the config JSON when
+empty, so a default game's config, fingerprint and stored tables are unchanged); positions,
+scenarios, replays and stored games carry their config, so they carry their rules. A table played
+under other rules gets another variant name (`symbolic+first_draw=no`), so it is never pooled with
+the default's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from cardlab.core.errors import CardlabError, PositionError
+
+Rules = tuple[tuple[str, str], ...]
+"""A config's rule values that differ from the defaults, sorted by name."""
+
+Patches = tuple[str, ...]
+"""Card edits of one experiment, each `CARD.FIELD=VALUE` (`S14.cost=3`), sorted; a config carries them
+under `patches` (left out when empty). The game applies them to its card data before checking it like a
+card file, so a bad edit is refused with the card and field named."""
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """One rule a game lets a designer change: `cardlab rules GAME` lists them, `--rule NAME=VALUE` sets one."""
+
+    name: str
+    rule: str
+    """The rule id of the spec it changes (`E3.2`)."""
+    default: str
+    """The spec's ruling."""
+    values: tuple[str, ...]
+    """Every value, the default among them."""
+    description: str
+    """One line: what the alternatives change."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "rule": self.rule,
+            "default": self.default,
+            "values": list(self.values),
+            "description": self.description,
+        }
+
+
+def check_rules(options: Sequence[RuleOption], given: Any, where: str = "config.rules") -> Rules:
+    """Validated rule values (an object of name -> value), defaults left out; a PositionError naming the
+    field otherwise."""
+    if given is None:
+        return ()
+    if isinstance(given, tuple):
+        given = dict(given)
+    if not isinstance(given, Mapping):
+        raise PositionError(where, "expected an object of rule name -> value")
+    by_name = {option.name: option for option in options}
+    values = []
+    for name, value in given.items():
+        option = by_name.get(name)
+        if option is None:
+            known = ", ".join(by_name) or "none"
+            raise PositionError(f"{where}.{name}", f"unknown rule option; this game's options: {known}")
+        if value not in option.values:
+            raise PositionError(f"{where}.{name}", f"{value!r} is not one of {list(option.values)}")
+        if value != option.default:
+            values.append((name, value))
+    return tuple(sorted(values))
+
+
+def rule_value(options: Sequence[RuleOption], rules: Rules, name: str) -> str:
+    """The value of rule `name` under `rules` (its default when not set)."""
+    for key, value in rules:
+        if key == name:
+            return value
+    for option in options:
+        if option.name == name:
+            return option.default
+    raise KeyError(name)
+
+
+def parse_rule_args(texts: Sequence[str] | None) -> dict[str, str]:
+    """`--rule NAME=VALUE` arguments as a mapping (a later one wins); a CardlabError for a malformed one."""
+    rules: dict[str, str] = {}
+    for text in texts or ():
+        name, sep, value = text.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise CardlabError(f"--rule takes NAME=VALUE, got {text!r} (see: cardlab rules GAME)")
+        rules[name.strip()] = value.strip()
+    return rules
+
+
+def parse_patch(text: str, where: str = "--patch") -> tuple[str, str, str]:
+    """(card, field, value text) of `CARD.FIELD=VALUE`; a CardlabError naming the expected shape otherwise."""
+    target, sep, value = text.partition("=")
+    card, dot, field_name = target.strip().partition(".")
+    if not sep or not dot or not card or not field_name or not value.strip():
+        raise CardlabError(f"{where}: expected CARD.FIELD=VALUE (e.g. S14.cost=3), got {text!r}")
+    return card.strip().upper(), field_name.strip(), value.strip()
+
+
+def check_patches(given: Any, where: str = "config.patches") -> Patches:
+    """The patches of a config JSON (a list of `CARD.FIELD=VALUE`), in one spelling and sorted; a
+    PositionError naming the entry otherwise. Whether the card and field exist is the game's to check."""
+    if given is None:
+        return ()
+    if not isinstance(given, list | tuple) or not all(isinstance(item, str) for item in given):
+        raise PositionError(where, "expected a list of CARD.FIELD=VALUE texts")
+    patches = {}
+    for index, text in enumerate(given):
+        try:
+            card, field_name, value = parse_patch(text, f"{where}[{index}]")
+        except CardlabError as exc:
+            raise PositionError(f"{where}[{index}]", str(exc).split(": ", 1)[1]) from None
+        patches[(card, field_name)] = value  # a later edit of the same field wins
+    return tuple(sorted(f"{card}.{field_name}={value}" for (card, field_name), value in patches.items()))
+
+
+def patch_value(text: str) -> int | str:
+    """A patch's value as a card file would hold it: an integer when it reads as one, else the text."""
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def rules_label(rules: Rules) -> str:
+    """`first_draw=no+opening_hand=5`: how tables and reports name a rule variant ("" for the defaults)."""
+    return "+".join(f"{name}={value}" for name, value in rules)
+
+
+def with_rules(config: Mapping[str, Any], rules: Mapping[str, str]) -> dict[str, Any]:
+    """A config JSON with `rules` set on top of its own (the game validates them when it loads it)."""
+    merged = {**dict(config.get("rules") or {}), **rules}
+    out = dict(config)
+    if merged:
+        out["rules"] = merged
+    else:
+        out.pop("rules", None)
+    return out
+
+
+def with_patches(config: Mapping[str, Any], patches: Sequence[str]) -> dict[str, Any]:
+    """A config JSON with card edits added to its own (a later edit of the same card field wins)."""
+    out = dict(config)
+    merged = check_patches([*(config.get("patches") or []), *patches])
+    if merged:
+        out["patches"] = list(merged)
+    else:
+        out.pop("patches", None)
+    return out
+
+
+def varied_matchups(matchups: Any, rules: Rules, patches: Patches = ()) -> Any:
+    """The same balance matchups under other rules or card edits: every config carries them, and the
+    variant name says so (`symbolic+first_draw=no`, `D1+S14.cost=3`), so their tables are stored and
+    reported apart from the default's."""
+    if not rules and not patches:
+        return matchups
+    base = matchups.config
+    values = dict(rules)
+
+    def config(first: str, second: str) -> dict[str, Any]:
+        return with_patches(with_rules(base(first, second), values), patches)
+
+    label = "+".join(part for part in (rules_label(rules), "+".join(patches)) if part)
+    extra = {**({"rules": values} if values else {}), **({"patches": list(patches)} if patches else {})}
+    return replace(
+        matchups, variant=f"{matchups.variant}+{label}", config=config, summary_fields={**matchups.summary_fields, **extra}
+    )
