@@ -170,6 +170,5 @@ def varied_matchups(matchups: Any, rules: Rules, patches: Patches = ()) -> Any:
 
     label = "+".join(part for part in (rules_label(rules), "+".join(patches)) if part)
     extra = {**({"rules": values} if values else {}), **({"patches": list(patches)} if patches else {})}
-    return replace(
-        matchups, variant=f"{matchups.variant}+{label}", config=config, summary_fields={**matchups.summary_fields, **extra}
-    )
+    fields = {**matchups.summary_fields, **extra}
+    return replace(matchups, variant=f"{matchups.variant}+{label}", config=config, summary_fields=fields)
