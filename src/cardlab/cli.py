@@ -22,6 +22,7 @@ from cardlab.sim.engines import ENGINES
 if TYPE_CHECKING:
     from cardlab.core.game import Game
     from cardlab.core.plugin import ConfigOption
+    from cardlab.core.rules import Patches, Rules
     from cardlab.sim.balance import Matchups
     from cardlab.sim.tournament import GameTask, TaskResult
     from cardlab.store import GamesDB
@@ -63,6 +64,27 @@ def _add_config_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
         group = sub.add_argument_group(f"{cls.title} options")
         for option in cls.options:
             _add_option(group, option)
+    _add_variant_options(sub, cls)
+
+
+def _add_variant_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
+    """`--rule NAME=VALUE` and `--patch CARD.FIELD=VALUE` (repeatable) where the game has rule options or card stats."""
+    if cls.rule_options:
+        names = ", ".join(option.name for option in cls.rule_options)
+        help_text = f"a rule variant (repeatable): {names}; see cardlab rules {cls.name}"
+        sub.add_argument("--rule", action="append", metavar="NAME=VALUE", help=help_text)
+    if cls.card_patches:
+        help_text = "edit a card's stat for this run (repeatable), e.g. S14.cost=3"
+        sub.add_argument("--patch", action="append", metavar="CARD.FIELD=VALUE", help=help_text)
+
+
+def _variants(args: argparse.Namespace, cls: type[Game]) -> tuple[Rules, Patches]:
+    """The --rule and --patch values, checked against the game's rule options (a clear error otherwise)."""
+    from cardlab.core.rules import check_patches, check_rules, parse_rule_args
+
+    rules = check_rules(cls.rule_options, parse_rule_args(getattr(args, "rule", None)), "--rule")
+    patches = check_patches(getattr(args, "patch", None) or [], "--patch")
+    return rules, patches
 
 
 def _game_from_args(args: argparse.Namespace) -> Game:
@@ -79,7 +101,13 @@ def _game_from_args(args: argparse.Namespace) -> Game:
             given = tuple(given)
         values[option.name] = given
     try:
-        return cls.from_options(values, make_rng(derive_seed(args.seed, "options")))
+        game = cls.from_options(values, make_rng(derive_seed(args.seed, "options")))
+        rules, patches = _variants(args, cls)
+        if rules or patches:
+            from cardlab.core.rules import with_patches, with_rules
+
+            game = cls.from_config(with_patches(with_rules(game.config_json(), dict(rules)), patches))
+        return game
     except ValueError as exc:
         raise CardlabError(str(exc)) from None
 
@@ -433,13 +461,18 @@ def _table_outputs(
 
 def _matchups(args: argparse.Namespace) -> Matchups:
     """The matchups of the game's balance lab, in the variant its variant option names."""
+    from cardlab.core.rules import varied_matchups
     from cardlab.games import game_class
 
-    lab = game_class(args.game).lab()
+    cls = game_class(args.game)
+    lab = cls.lab()
     assert lab is not None  # only games with a lab get the lab's commands
     variant = getattr(args, lab.variant_option.name) if lab.variant_option else None
     try:
-        return lab.matchups(variant)
+        matchups = varied_matchups(lab.matchups(variant), *_variants(args, cls))
+        first = matchups.entrants[0]
+        cls.from_config(matchups.config(first, first))  # a bad rule value or card edit fails here, named
+        return matchups
     except ValueError as exc:
         raise CardlabError(str(exc)) from None
 
@@ -515,6 +548,75 @@ def cmd_compare(args: argparse.Namespace, console: Console) -> int:
     console.print(f"wrote {out}/{', '.join(written)}; stored as comparison {summary['id']} in {db.path}")
     if "difference.png" not in written:
         _missing_plot(console, "no plot")
+    return 0
+
+
+def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
+    """Each variant's table topped up to --games, compared with the game as specified (logic: sim/sweep.py)."""
+    from cardlab.agents import parse_spec
+    from cardlab.core.rules import varied_matchups
+    from cardlab.games import game_class
+    from cardlab.sim.engines import check_engine
+    from cardlab.sim.sweep import print_sweep, run_sweep, sweep_variants, write_sweep_files
+
+    cls = game_class(args.game)
+    lab = cls.lab()
+    assert lab is not None
+    try:
+        base = lab.matchups(getattr(args, lab.variant_option.name) if lab.variant_option else None)
+        variants = sweep_variants(cls.rule_options, getattr(args, "rule", []), getattr(args, "patch", []))
+        for variant in variants:  # a bad value or card edit fails here, named, before anything is played
+            matchups = varied_matchups(base, variant.rules, variant.patches)
+            cls.from_config(matchups.config(matchups.entrants[0], matchups.entrants[-1]))
+    except ValueError as exc:
+        raise CardlabError(str(exc)) from None
+    agent = _table_agent(args, base, console)
+    parse_spec(agent)
+    _check_agents((agent,), base.game)
+    engine = _table_engine(args.engine, base.game, (agent,))
+    check_engine(engine, base.game, (agent,))
+
+    def run(tasks: Sequence[GameTask]) -> Iterator[TaskResult]:
+        config = tasks[0].config if tasks else {}
+        changes = [f"{name}={value}" for name, value in (config.get("rules") or {}).items()]
+        label = f"sweep {base.game} · {'+'.join(changes + list(config.get('patches') or [])) or 'as specified'}"
+        return _run_with_progress(tasks, args.workers, console, label, **_backend(args))
+
+    def played(label: str, count: int) -> None:
+        console.print(f"{label}: played {count} new games ({engine} engine)")
+
+    out = Path(args.out or f"sweep-{base.game}-{base.variant}")
+    with _open_db(args.db, out) as db:
+        sweep, summaries = run_sweep(
+            db, base, variants, agent, args.games, args.seed, args.mirrors, engine, run,
+            partial(_progress, console), played,
+        )  # fmt: skip
+    written = write_sweep_files(sweep, summaries, out)
+    print_sweep(sweep, console)
+    console.print(f"wrote {out}/{', '.join(written)}; games stored in {db.path}")
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace, console: Console) -> int:
+    """The rule options a game declares, each with its rule id, default (the spec's ruling) and values."""
+    from rich.table import Table
+
+    from cardlab.games import game_class
+
+    cls = game_class(args.game)
+    if args.json:
+        print(json.dumps([option.to_json() for option in cls.rule_options]))
+        return 0
+    if not cls.rule_options:
+        console.print(f"{cls.title} declares no rule variants.")
+        return 0
+    table = Table(title=f"{cls.title}: rule variants (--rule NAME=VALUE)")
+    for column in ("name", "rule", "default", "values", "what the alternatives change"):
+        table.add_column(column, overflow="fold")
+    for option in cls.rule_options:
+        others = ", ".join(value for value in option.values if value != option.default)
+        table.add_row(option.name, option.rule, option.default, others, option.description)
+    console.print(table)
     return 0
 
 
@@ -639,6 +741,7 @@ def _add_lab_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
     if lab is not None and lab.variant_option is not None:
         _add_option(sub, lab.variant_option)
     sub.add_argument("--db", help="SQLite database (default: lab.sqlite beside the output folder)")
+    _add_variant_options(sub, cls)
 
 
 def _add_table_options(sub: argparse.ArgumentParser, cls: type[Game], agent: bool = True) -> None:
@@ -702,6 +805,33 @@ def _add_compare_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
     sub.add_argument("--out", help="output directory (default compare-GAME-VARIANT)")
 
 
+def _add_sweep_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
+    lab = cls.lab()
+    if lab is not None and lab.variant_option is not None:
+        _add_option(sub, lab.variant_option)
+    sub.add_argument("--db", help="SQLite database (default: lab.sqlite beside the output folder)")
+    if cls.rule_options:
+        names = ", ".join(option.name for option in cls.rule_options)
+        help_text = f"a rule to sweep over these values (repeatable: every combination): {names}"
+        sub.add_argument("--rule", action="append", default=[], metavar="NAME=V1,V2", help=help_text)
+    if cls.card_patches:
+        sub.add_argument("--patch", action="append", default=[], metavar="CARD.FIELD=V1,V2",
+                         help="a card stat to sweep over these values (repeatable), e.g. S14.cost=2,3,4")  # fmt: skip
+    sub.add_argument("--agent", help="agent spec playing both seats (default: as for balance)")
+    sub.add_argument(
+        "--games", type=int, default=1000, help="games per pairing and seat of each variant (default 1000)"
+    )
+    sub.add_argument("--workers", type=int, help="worker processes (default: all cores)")
+    sub.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    sub.add_argument("--mirrors", action="store_true", help="also play the mirror pairings")
+    sub.add_argument(
+        "--engine", choices=("auto", "reference", "cpu"), default="auto",
+        help="auto (default: the cpu kernel where it plays the agent under every variant), reference, or cpu",
+    )  # fmt: skip
+    sub.add_argument("--out", help="output directory (default sweep-GAME-VARIANT)")
+    _add_backend_options(sub)
+
+
 def _add_play_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
     _add_config_options(sub, cls)
     sub.add_argument("--seat", choices=["P1", "P2"], default="P1", help="your seat (default P1)")
@@ -750,11 +880,18 @@ def build_parser() -> argparse.ArgumentParser:
     compare = command("compare", cmd_compare, "two agents' balance tables side by side")
     _game_commands(compare, _add_compare_options, _has_lab)
 
+    sweep = command("sweep", cmd_sweep, "the balance table under each rule variant or card edit, side by side")
+    _game_commands(sweep, _add_sweep_options, lambda cls: _has_lab(cls) and bool(cls.rule_options or cls.card_patches))
+
     export = command("export", cmd_export, "stored lab results as one table (Parquet or CSV) for analysis")
     export.add_argument("game", choices=game_names(), metavar="GAME", help="which game's results")
     export.add_argument("--db", required=True, help="the lab database (e.g. lab.sqlite)")
     export.add_argument("--format", choices=("parquet", "csv"), default="parquet", help="file format (default parquet)")
     export.add_argument("--out", required=True, help="the file to write")
+
+    rules = command("rules", cmd_rules, "a game's rule variants: what --rule NAME=VALUE may change")
+    rules.add_argument("game", choices=game_names(), metavar="GAME", help="which game")
+    rules.add_argument("--json", action="store_true", help="print a list of {name, rule, default, values, description}")
 
     games = command("games", cmd_games, "the registered games' profiles: deck, life, hand, win conditions")
     games.add_argument("name", nargs="?", choices=game_names(), metavar="GAME", help="one game (default: all)")
@@ -799,3 +936,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (`cardlab ... --json | head`): nothing more to say
+        sys.stderr.close()
+        return 0

@@ -117,6 +117,9 @@ def test_the_lobby_builds_each_games_form_from_its_declared_options(tmp_path: Pa
                 assert page.locator("#opt-cards").count() == 0  # files are never offered in the browser
                 for key, value in choices.items():
                     page.select_option(f"#opt-{key}", value)
+                if game == "edelweiss":  # a rule variant (#17): one select per rule option, defaults preselected
+                    assert page.locator("#rule-deck_out_tie").input_value() == "P2"
+                    page.select_option("#rule-first_draw", "no")
                 page.select_option("#seat-P2", "human")  # two humans: the lobby shows both links
                 page.click("#create")
                 page.wait_for_selector(f"#created[data-game-id]:not([hidden]) >> text={game_class(game).title}")
@@ -136,6 +139,7 @@ def test_the_lobby_builds_each_games_form_from_its_declared_options(tmp_path: Pa
             configs = {game: client.get(f"/api/games/{gid}").json()["observation"] for game, gid in created.items()}
             stored = {game: app.state.manager.get(gid).game.config_json() for game, gid in created.items()}
     assert stored["edelweiss"]["standard"] == "accel2" and stored["edelweiss"]["characters"]["P1"] == "EAGLE"
+    assert stored["edelweiss"]["rules"] == {"first_draw": "no"} and "rules" not in stored["aterial"]
     assert stored["aterial"]["decks"]["P1"] == "D2" and stored["aterial"]["leaders"] == {"P1": None, "P2": "L03"}
     assert stored["aterial"]["first"] == "P2"
     assert stored["dreadnought"]["decks"] == {"P1": "ember_spark", "P2": "ember_spark"}

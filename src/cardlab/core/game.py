@@ -84,6 +84,8 @@ class Game(ABC):
     rule_options: ClassVar[tuple[RuleOption, ...]] = ()
     """The rule variants a designer may pick (`cardlab rules GAME`, `--rule NAME=VALUE`); a config carries
     the chosen values under `rules` (`cardlab.core.rules`)."""
+    card_patches: ClassVar[bool] = False
+    """Whether cards have stats an experiment may edit (`--patch CARD.FIELD=VALUE`; config `patches`)."""
     credit: ClassVar[str] = ""
     """One line crediting the game or its card set, printed under reports."""
     num_actions: int | None = None

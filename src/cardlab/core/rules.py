@@ -52,7 +52,8 @@ class RuleOption:
 
 def check_rules(options: Sequence[RuleOption], given: Any, where: str = "config.rules") -> Rules:
     """Validated rule values (an object of name -> value), defaults left out; a PositionError naming the
-    field otherwise."""
+    field otherwise (`config.rules.NAME`, or `--rule NAME` for a command-line `where`)."""
+    sep = " " if where.startswith("--") else "."
     if given is None:
         return ()
     if isinstance(given, tuple):
@@ -65,9 +66,9 @@ def check_rules(options: Sequence[RuleOption], given: Any, where: str = "config.
         option = by_name.get(name)
         if option is None:
             known = ", ".join(by_name) or "none"
-            raise PositionError(f"{where}.{name}", f"unknown rule option; this game's options: {known}")
+            raise PositionError(f"{where}{sep}{name}", f"unknown rule option; this game's options: {known}")
         if value not in option.values:
-            raise PositionError(f"{where}.{name}", f"{value!r} is not one of {list(option.values)}")
+            raise PositionError(f"{where}{sep}{name}", f"{value!r} is not one of {list(option.values)}")
         if value != option.default:
             values.append((name, value))
     return tuple(sorted(values))

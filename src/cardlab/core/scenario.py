@@ -19,6 +19,8 @@ from cardlab.core.game import State
 from cardlab.core.plugin import GameRegistry
 
 SCENARIO_KEYS = {"position", "actions", "expect", "description", "rules"}
+DEALT_KEYS = {"game", "config", "seed"}
+"""A scenario `position` with exactly these keys is a new game of that config dealt from that seed."""
 
 
 class ScenarioError(CardlabError, ValueError):
@@ -72,9 +74,21 @@ def read_scenario(path: Path, registry: GameRegistry) -> dict[str, Any]:
 
 
 def play_scenario(data: Mapping[str, Any], registry: GameRegistry) -> State:
-    """Load the position and apply the actions; an illegal one raises naming its index."""
+    """Load the position (or deal a new game: `{"game", "config", "seed"}`, for set-up rules such as
+    E1.4's opening hands) and apply the actions; an illegal one raises naming its index."""
+    position = data["position"]
     try:
-        state = registry.load_position(data["position"])
+        if isinstance(position, Mapping) and set(position) == DEALT_KEYS:
+            seed = position["seed"]
+            if not isinstance(seed, int) or isinstance(seed, bool):
+                raise PositionError("seed", f"expected an integer, got {seed!r}")
+            if position["game"] not in registry.names:
+                raise PositionError(
+                    "game", f"unknown game {position['game']!r}; known games: {', '.join(registry.names)}"
+                )
+            state = registry.game_class(position["game"]).from_config(position["config"]).new_state(seed)
+        else:
+            state = registry.load_position(position)
     except PositionError as exc:
         field = exc.field if exc.field.startswith("position") else f"position.{exc.field}"
         raise ScenarioError(f"{field}: {exc.problem}") from None

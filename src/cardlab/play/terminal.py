@@ -128,6 +128,10 @@ def play_game(game: Game, args: argparse.Namespace, console: Console) -> int:
         session = Session(game, args.seed, parse_player(args.seat), args.vs)
         state = session.game.new_state(session.seed)
     render = session.game.renderer()
+    config = session.game.config_json()
+    if config.get("rules") or config.get("patches"):  # a what-if game: say what differs from the spec
+        changed = [f"{name}={value}" for name, value in (config.get("rules") or {}).items()]
+        console.print(f"[yellow]playing with {', '.join(changed + list(config.get('patches') or []))}[/]")
     opponent = make_agent(session.vs)
     me = session.seat
     assert state.events is not None

@@ -99,6 +99,11 @@ class NewGame(BaseModel):
         description="instead of a config: values of the game's options as /api/meta lists them, a per-seat "
         'option as {"P1": ..., "P2": ...}; "random" where an option allows it',
     )
+    rules: dict[str, str] | None = Field(
+        default=None,
+        description="rule variants as /api/meta lists them per game (`cardlab rules GAME`): name -> value; "
+        "left out: the spec's rulings",
+    )
     seats: dict[str, str] = Field(
         description='{"P1": ..., "P2": ...}: "human" (a seat token is returned for it) or an agent spec such as '
         '"heuristic" or "ismcts:iterations=200"'
@@ -212,12 +217,13 @@ def create_app(db_path: Path | str, agent_delay: float = 0.6, limits: ServerLimi
         for name in game_names():
             cls = game_class(name)
             options = [option.to_json() for option in cls.options if option.web]
-            games[name] = {"title": cls.title, "agents": agent_choices(name), "options": options}
+            rules = [option.to_json() for option in cls.rule_options]
+            games[name] = {"title": cls.title, "agents": agent_choices(name), "options": options, "rules": rules}
         return {"games": games, "agents": AGENT_CHOICES}
 
     @app.post("/api/games", status_code=201)
     async def create_game(body: NewGame) -> dict[str, Any]:
-        created = manager.create(body.game, body.config, body.seats, body.seed, options=body.options)
+        created = manager.create(body.game, body.config, body.seats, body.seed, options=body.options, rules=body.rules)
         manager.get(created["id"])  # load it now, so that an agent holding the first move starts playing
         return created
 

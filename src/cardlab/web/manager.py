@@ -26,6 +26,7 @@ from cardlab.core.errors import CardlabError
 from cardlab.core.game import PLAYER_NAMES, Game, Player, State, parse_player
 from cardlab.core.plugin import Renderer
 from cardlab.core.rng import derive_seed, make_rng
+from cardlab.core.rules import with_rules
 from cardlab.games import game_class, game_names
 from cardlab.store.play_db import PlayDB
 
@@ -175,6 +176,7 @@ class GameManager:
         *,
         with_tokens: bool = True,
         options: Mapping[str, Any] | None = None,
+        rules: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
         """A new game, by config JSON or by option values; returns its id, each human seat's token and
         link, and the spectator link.
@@ -193,6 +195,10 @@ class GameManager:
         seed = secrets.randbits(62) if seed is None else int(seed)
         try:
             built = _web_game(game_class(game), config, options, seed)
+            if rules:  # rule variants on top of the config (validated by the game: config.rules.NAME)
+                if not isinstance(rules, Mapping):
+                    raise Rejected(422, "rules: expected an object of rule name -> value")
+                built = built.from_config(with_rules(built.config_json(), rules))
             built.new_state(seed, record_events=False)  # rejects a bad config before anything is stored
         except (CardlabError, ValueError, TypeError) as exc:
             text = str(exc)

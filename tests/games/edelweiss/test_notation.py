@@ -16,6 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardlab.core import PositionError
+from cardlab.core.scenario import play_scenario
+from cardlab.games import REGISTRY
 from cardlab.games.edelweiss import Edelweiss, EdelweissAction, EdelweissConfig, EdelweissState
 from cardlab.games.edelweiss.notation import FIELDS, notation_of_position, parse_notation, position_of_notation
 
@@ -66,7 +68,7 @@ def _scenario_states() -> list[EdelweissState]:
     states = []
     for path in SCENARIOS:
         data = json.loads(path.read_text())
-        state = GAME.load_position(data["position"])
+        state = play_scenario({**data, "actions": []}, REGISTRY)  # a position, or a game dealt from a seed
         states.append(state.clone())
         for action in data.get("actions", []):
             state.apply(action)

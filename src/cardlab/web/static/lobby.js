@@ -36,9 +36,26 @@ function currentGame() {
   return $("game").value;
 }
 
+/** The rule variants the game declares (`cardlab rules GAME`), each with its default and values. */
+function rulesOf(game) {
+  const listed = meta.games[game] && meta.games[game].rules;
+  return Array.isArray(listed) ? listed : [];
+}
+
+/** The rule values that differ from the defaults: what the new game is played under. */
+function buildRules() {
+  const rules = {};
+  for (const rule of rulesOf(currentGame())) {
+    const node = $("options").querySelector(`[data-rule="${rule.name}"]`);
+    if (node && node.value !== rule.default) rules[rule.name] = node.value;
+  }
+  return rules;
+}
+
 function formValues() {
   const values = {};
   for (const node of $("options").querySelectorAll("[data-option]")) values[node.getAttribute("data-option")] = node.value;
+  for (const node of $("options").querySelectorAll("[data-rule]")) values[`rule:${node.getAttribute("data-game")}:${node.getAttribute("data-rule")}`] = node.value;
   return values;
 }
 
@@ -81,6 +98,27 @@ function drawOptions() {
     }
   }
   if (rows.length === 1) rows.push(h("p", { class: "muted" }, "This game has no options."));
+  const variants = rulesOf(game);
+  if (variants.length) {
+    rows.push(h("div", { class: "form-row muted small" }, "Rule variants (the spec's ruling is the default):"));
+    for (const rule of variants) {
+      const id = `rule-${rule.name}`;
+      const select = h(
+        "select",
+        { id, "data-rule": rule.name, "data-game": game, title: `${rule.rule}: ${rule.description}`, onchange: refreshOptions },
+        rule.values.map((value) => h("option", { value }, value === rule.default ? `${value} (default)` : value)),
+      );
+      select.value = previous[`rule:${game}:${rule.name}`] ?? rule.default; // a variant never carries to another game
+      rows.push(
+        h(
+          "div",
+          { class: "form-row", "data-field": id },
+          h("label", { for: id, title: rule.description }, `${words(rule.name)} (${rule.rule})`),
+          select,
+        ),
+      );
+    }
+  }
   replace(box, rows);
   refreshOptions();
   const rules = $("game-rules");
@@ -93,7 +131,8 @@ function refreshOptions() {
     for (const row of $("options").querySelectorAll(`[data-name="${option.name}"]`)) row.hidden = !shown(option, values);
   }
   const options = buildOptions();
-  let preview = JSON.stringify(options, null, 1);
+  const rules = buildRules();
+  let preview = JSON.stringify(Object.keys(rules).length ? { ...options, rules } : options, null, 1);
   if (Object.values(options).some((v) => v === "random" || (v && typeof v === "object" && Object.values(v).includes("random")))) {
     preview += "\n(random choices are drawn when the game is created)";
   }
@@ -185,7 +224,7 @@ async function createGame(event) {
   let body;
   try {
     const seedText = $("seed").value.trim();
-    body = { game, options: buildOptions(), seats: seatSpecs(), seed: seedText === "" ? null : Number(seedText) };
+    body = { game, options: buildOptions(), rules: buildRules(), seats: seatSpecs(), seed: seedText === "" ? null : Number(seedText) };
   } catch (exc) {
     error.textContent = exc.message;
     error.hidden = false;

@@ -1,0 +1,34 @@
+"""Rule variants in the web app (issue #17): /api/meta lists them, a new game may name them, bad ones get a 422."""
+
+from __future__ import annotations
+
+from cardlab.games import game_class
+from tests.web.helpers import ok
+
+
+def test_meta_lists_each_games_rule_options(client) -> None:
+    games = ok(client.get("/api/meta"))["games"]
+    for name, meta in games.items():
+        assert meta["rules"] == [option.to_json() for option in game_class(name).rule_options]
+    assert {rule["name"] for rule in games["edelweiss"]["rules"]} >= {"first_draw", "deck_out_tie"}
+
+
+def test_a_new_game_under_rule_variants_keeps_them(client) -> None:
+    body = {"game": "edelweiss", "options": {"deck": "short"}, "rules": {"first_draw": "no"},
+            "seats": {"P1": "human", "P2": "random"}, "seed": 5}  # fmt: skip
+    created = ok(client.post("/api/games", json=body), 201)
+    view = ok(client.get(f"/api/games/{created['id']}", params={"token": created["tokens"]["P1"]}))
+    assert view["observation"]["config"]["rules"] == {"first_draw": "no"}
+    config = {"deck": "full", "standard": None, "characters": None, "rules": {"deck_out_tie": "draw"}}
+    by_config = ok(client.post("/api/games", json={"game": "edelweiss", "config": config,
+                                                  "seats": {"P1": "random", "P2": "random"}}), 201)  # fmt: skip
+    assert ok(client.get(f"/api/games/{by_config['id']}"))["observation"]["config"]["rules"] == {"deck_out_tie": "draw"}
+
+
+def test_a_bad_rule_is_a_422_naming_it(client) -> None:
+    for rules, text in (({"first_draw": "maybe"}, "config.rules.first_draw"), ({"nope": "x"}, "config.rules.nope"),
+                        ("first_draw=no", "rules")):  # fmt: skip
+        response = client.post("/api/games", json={"game": "edelweiss", "rules": rules,
+                                                   "seats": {"P1": "human", "P2": "random"}})  # fmt: skip
+        assert response.status_code == 422, response.text
+        assert text in response.text
