@@ -42,7 +42,7 @@ PHASES = {
     "attack": "the attack phase (A12)",
     "attack_target": "choosing the attack's target (A12.4)",
     "block": "the block decision (A12.5)",
-    "discard": "discarding down to 6 (A13.2)",
+    "discard": "discarding down to the hand limit (A13.2)",
 }
 
 
@@ -103,6 +103,8 @@ def _deploy(state: AterialState, card_id: str) -> str:
     missing = _in_hand(state, card_id)
     if missing:
         return missing
+    if state.turn == 1 and not state._game.first_turn_deploy:
+        return "the first player may not deploy on turn 1 under these rules (first_turn_deploy=second_only, A11.8)"
     card = state._game.card_set.cards[card_id]  # a subordinate: leaders are never in a hand (A14.5)
     supply, square = _best_supply(state)
     if square < 0:

@@ -15,6 +15,7 @@ from cardlab.core.errors import PositionError
 from cardlab.core.game import PLAYER_NAMES, Game, parse_player
 from cardlab.core.plugin import Choice, ConfigOption, OptionValue, seat_values
 from cardlab.core.rng import make_rng
+from cardlab.core.rules import Patches, Rules, check_patches, check_rules, rule_value
 from cardlab.games.aterial.actions import ACTIVATED_KEYS, HAND_KEYS, build_actions
 from cardlab.games.aterial.board import LEADER_START
 from cardlab.games.aterial.cards import (
@@ -29,31 +30,49 @@ from cardlab.games.aterial.cards import (
     validate_deck,
 )
 from cardlab.games.aterial.state import OPENING_HAND, W_MULLIGAN, AterialState
+from cardlab.games.aterial.variants import RULE_OPTIONS
 
 
 @dataclass(frozen=True)
 class AterialConfig:
     """Decks by packaged id (`D1`) or file path; optional leader overrides; who plays first
-    (None: drawn from the seed, A6.2); card files added to the packaged A21 set."""
+    (None: drawn from the seed, A6.2); card files added to the packaged A21 set. `rules`: the rule
+    options that differ from the spec's rulings (`variants.RULE_OPTIONS`); `patches`: card edits
+    (`S14.cost=3`) applied to the card data before it is checked (issue #17)."""
 
     decks: tuple[str, str] = ("D1", "D2")
     leaders: tuple[str | None, str | None] = (None, None)
     first: str | None = None
     cards: tuple[str, ...] | None = None
+    rules: Rules = ()
+    patches: Patches = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rules", check_rules(RULE_OPTIONS, self.rules))
+        object.__setattr__(self, "patches", check_patches(self.patches))
+
+    def rule(self, name: str) -> str:
+        return rule_value(RULE_OPTIONS, self.rules, name)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "decks": dict(zip(PLAYER_NAMES, self.decks, strict=True)),
             "leaders": dict(zip(PLAYER_NAMES, self.leaders, strict=True)),
             "first": self.first,
             "cards": None if self.cards is None else list(self.cards),
         }
+        # Both left out when empty: a default config's JSON (and fingerprint) is unchanged.
+        if self.rules:
+            data["rules"] = dict(self.rules)
+        if self.patches:
+            data["patches"] = list(self.patches)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> AterialConfig:
         if not isinstance(data, Mapping):
             raise PositionError("config", "expected an object with decks, leaders, first, cards")
-        unknown = sorted(set(data) - {"decks", "leaders", "first", "cards"})
+        unknown = sorted(set(data) - {"decks", "leaders", "first", "cards", "rules", "patches"})
         if unknown:
             raise PositionError(f"config.{unknown[0]}", "unknown field")
         decks = data.get("decks", {"P1": "D1", "P2": "D2"})
@@ -73,7 +92,12 @@ class AterialConfig:
         if cards is not None and (not isinstance(cards, list) or not all(isinstance(c, str) for c in cards)):
             raise PositionError("config.cards", "expected null or a list of card file paths")
         return cls(
-            (decks["P1"], decks["P2"]), (leaders["P1"], leaders["P2"]), first, None if cards is None else tuple(cards)
+            (decks["P1"], decks["P2"]),
+            (leaders["P1"], leaders["P2"]),
+            first,
+            None if cards is None else tuple(cards),
+            check_rules(RULE_OPTIONS, data.get("rules")),
+            check_patches(data.get("patches")),
         )
 
 
@@ -133,6 +157,8 @@ class Aterial(SeatDecks[Deck], Game):
         "reason",
     )
 
+    rule_options = RULE_OPTIONS
+    card_patches = True  # config.patches edit the card data before it is checked (cards.load_card_set)
     packaged_decks = PACKAGED_DECKS
     override_field = "config.leaders"
     cards_module = "cardlab.games.aterial.cards"
@@ -140,7 +166,16 @@ class Aterial(SeatDecks[Deck], Game):
     def __init__(self, config: AterialConfig | None = None) -> None:
         self.config = config or AterialConfig()
         extra = None if self.config.cards is None else [Path(path) for path in self.config.cards]
-        self.card_set: CardSet = load_card_set(extra, with_sample_set=True)
+        # Card edits (config.patches) are applied to the card data before it is checked (issue #17).
+        self.card_set: CardSet = load_card_set(extra, with_sample_set=True, patches=self.config.patches)
+        # Rule options (variants.RULE_OPTIONS), read by the engine as plain flags.
+        rule = self.config.rule
+        self.first_draw = rule("first_draw") == "yes"  # A9.2
+        self.first_turn_deploy = rule("first_turn_deploy") == "both"  # A11.8
+        self.upkeep_supply = rule("supply_check") == "upkeep"  # A11.6
+        self.heal_capped = rule("heal_cap") == "starting_lp"  # A14.4
+        limit = rule("hand_limit")  # A13.2
+        self.hand_limit: int | None = None if limit == "none" else int(limit)
         self.actions = build_actions(list(self.card_set.cards))
         self.num_actions = len(self.actions.space)
         # Per card id, what the rules read on every effective-value computation.

@@ -75,7 +75,7 @@ def _action(state: AterialState, legal: tuple[IndexedAction, ...]) -> IndexedAct
         move = acts.decode(action)
         if move.verb == "ACTIVATE" and move.square is not None:
             key = move.key
-            if key == "devour" or (key == "tap_heal" and lp < cap):
+            if key == "devour" or (key == "tap_heal" and (lp < cap or not state.game.heal_capped)):  # A14.4
                 return action
             source = state.field[me][move.square]
             if key == "tap_snipe" and _snipe_target(state, state.amounts[source][key]) is not None:

@@ -27,7 +27,7 @@ WINDOW_HINTS: Mapping[str, str] = {
     "attack": "Attack with a ready front-row unit (or a ranged one), or end the attack phase (A12).",
     "attack_target": "Facing square: front attack; diagonal: side attack, which a subordinate facing it may block.",
     "block": "Block the side attack with the subordinate on its facing square? It becomes a front attack (A12.5).",
-    "discard": "Discard down to 6 cards (A13.2).",
+    "discard": "Discard down to the hand limit: 6 cards unless the game's rules set another (A13.2).",
 }
 
 
@@ -57,14 +57,16 @@ def _square_text(player: Mapping[str, Any], square: str, markup: bool) -> str:
 
 
 @cache
-def _card_set(extra: tuple[str, ...] | None) -> CardSet:
-    return load_card_set([Path(path) for path in extra] if extra else None, with_sample_set=True)
+def _card_set(extra: tuple[str, ...] | None, patches: tuple[str, ...] = ()) -> CardSet:
+    paths = [Path(path) for path in extra] if extra else None
+    return load_card_set(paths, with_sample_set=True, patches=patches)
 
 
 def hand_lines(view: Mapping[str, Any]) -> list[str]:
     """The viewer's hand card by card: id, name, cost, ATK/HP, dominance and abilities (A4.2-A4.4, A17)."""
     hand = view["players"][view["player"]]["hand"] or []
-    cards = _card_set(tuple(view["config"]["cards"]) if view["config"].get("cards") else None).cards
+    config = view["config"]
+    cards = _card_set(tuple(config["cards"]) if config.get("cards") else None, tuple(config.get("patches") or ())).cards
     lines = []
     for card_id in hand:
         card = cards.get(card_id)

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from cardlab.games.aterial.game import Aterial
 
 EMPTY = -1
-HAND_LIMIT = 6  # A13.2
+HAND_LIMIT = 6  # A13.2 (the default of rule option hand_limit)
 OPENING_HAND = 5  # A6.3
 
 # Windows (decision points and resting points of the position JSON).
@@ -512,7 +512,10 @@ class AterialState(SteppingState):
         hand_cards = {cards[inst].id: cards[inst] for inst in self.hands[me]}
         hand_ids = sorted(hand_cards)
         field = self.field[me]
-        best_supply = max([self.supply(me, sq) for sq in range(6) if field[sq] == EMPTY], default=-1)
+        if self.turn == 1 and not game.first_turn_deploy:  # rule first_turn_deploy=second_only (A11.8)
+            best_supply = -1
+        else:
+            best_supply = max([self.supply(me, sq) for sq in range(6) if field[sq] == EMPTY], default=-1)
         options: list[IndexedAction] = [
             acts.deploy[card_id]
             for card_id in hand_ids
@@ -564,9 +567,11 @@ class AterialState(SteppingState):
         self.temp_attack[inst] = 0
 
     def _heal(self, player: Player, amount: int) -> None:
-        """A14.4: LP gains never exceed the leader's starting LP."""
-        cap = self.cards[self.leader[player]].lp
-        self.lp[player] = min(cap, self.lp[player] + amount)
+        """A14.4: LP gains never exceed the leader's starting LP (uncapped under rule heal_cap=none)."""
+        if self._game.heal_capped:
+            self.lp[player] = min(self.cards[self.leader[player]].lp, self.lp[player] + amount)
+        else:
+            self.lp[player] += amount
 
     def _deal_damage(self, inst: int, amount: int) -> int:
         """A14.2: armor reduces each damage event (A17.4); returns the damage dealt."""
@@ -656,6 +661,7 @@ class AterialState(SteppingState):
         if self.turn > 1:
             self.active = 1 - self.active
         me = self.active
+        game = self._game
         for inst in self._units(me):
             self.damage[inst] = 0
             self.ready[inst] = True
@@ -663,9 +669,29 @@ class AterialState(SteppingState):
             self.devoured[inst] = False
         if self.events is not None:
             self._log("turn", player=player_name(me), turn=self.turn)
-        self._draw(me)
+        if game.upkeep_supply:
+            self._upkeep(me)
+        if self.turn > 1 or game.first_draw:  # A9.2; rule first_draw=no skips the first player's turn-1 draw
+            self._draw(me)
         if not self._state_check():
             self.window = W_MOVE
+
+    def _upkeep(self, me: Player) -> None:
+        """Rule supply_check=upkeep (A11.6): after the ready step, every subordinate of the active player
+        whose square is supplied less than its cost is retired (A14.7: not destroyed, no farewell), all
+        at once against the field as it stands; the state check after the draw sees any aura lost."""
+        leader = self.leader[me]
+        cards = self.cards
+        starved = [
+            inst
+            for inst in self.field[me]
+            if inst not in (EMPTY, leader) and self.supply(me, self.square_of[inst]) < cards[inst].cost
+        ]
+        for inst in starved:
+            self._leave_field(inst)
+            self.discards[me].append(inst)
+            if self.events is not None:
+                self._log("retired", player=player_name(me), card=cards[inst].id)
 
     def _end_turn(self) -> None:
         """A13.1: until-end-of-turn modifiers expire, state check; A13.2: hand limit."""
@@ -673,7 +699,8 @@ class AterialState(SteppingState):
             self.temp_attack[inst] = 0
         if self._state_check():
             return
-        if len(self.hands[self.active]) > HAND_LIMIT:
+        limit = self._game.hand_limit  # A13.2: 6 unless rule hand_limit says otherwise (None: no limit)
+        if limit is not None and len(self.hands[self.active]) > limit:
             self.window = W_DISCARD
         else:
             self._start_turn()
@@ -913,7 +940,7 @@ class AterialState(SteppingState):
             self._resolve_triggers(W_ATTACK)
 
     def _on_discard(self, action: IndexedAction) -> None:
-        """A13.2: discard down to the hand limit, one card at a time."""
+        """A13.2: discard down to the hand limit (rule hand_limit), one card at a time."""
         me = self.active
         card_id = self._game.actions.decoded[action].card
         inst = min(i for i in self.hands[me] if self.cards[i].id == card_id)
@@ -921,7 +948,8 @@ class AterialState(SteppingState):
         self.discards[me].append(inst)
         if self.events is not None:
             self._log("discard", player=player_name(me), card=card_id)
-        if len(self.hands[me]) <= HAND_LIMIT:
+        limit = self._game.hand_limit
+        if limit is None or len(self.hands[me]) <= limit:
             self._start_turn()
 
 
