@@ -8,6 +8,7 @@ file can be well formed and still illegal.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import TypeAlias
 
 from cardlab.core.carddata import (
+    CardDataError,
     CardIndex,
     DataTable,
     check_fields,
@@ -29,6 +31,8 @@ from cardlab.core.carddata import (
     require_str,
     require_table_list,
 )
+from cardlab.core.errors import PositionError
+from cardlab.core.rules import parse_patch, patch_value
 
 _PACKAGE = "cardlab.games.dreadnought"
 
@@ -646,9 +650,129 @@ def _data_file(*parts: str) -> Traversable:
     return resources.files(_PACKAGE).joinpath("data", *parts)
 
 
-def load_card_set(paths: Sequence[Path] | None = None, *, with_sample_set: bool = False) -> CardSet:
-    """Exactly the cards of `paths`, or the packaged D23 sample set if None (see `load_cards`)."""
-    return CardSet(load_cards(paths, _data_file("cards.toml"), _card, with_sample_set=with_sample_set))
+def load_card_set(
+    paths: Sequence[Path] | None = None,
+    *,
+    with_sample_set: bool = False,
+    patches: Sequence[str] = (),
+    where: str = "config.patches",
+) -> CardSet:
+    """Exactly the cards of `paths`, or the packaged D23 sample set if None (see `load_cards`).
+
+    `patches` (`CARD.FIELD=VALUE`, issue #17) edit the raw card tables before they are checked like a card
+    file: `R05.cost=2`, `X06.hp=5`, `G06.extra.engrave=0` (a dotted field reaches into an inline table). An
+    unknown card, a field the card's type does not have or a value the field does not take is a
+    PositionError on `where` naming the card and the field (`R05.cost: expected an integer >= 0, got -1`).
+    """
+    sample = _data_file("cards.toml")
+    if not patches:
+        return CardSet(load_cards(paths, sample, _card, with_sample_set=with_sample_set))
+    edits: dict[str, list[tuple[str, str]]] = {}
+    for text in patches:
+        card_id, field_name, value = parse_patch(text, where)
+        edits.setdefault(card_id, []).append((field_name, value))
+    found: set[str] = set()
+
+    def parse(table: DataTable) -> CardDef:
+        card_id = str(table.data.get("id", "")).upper()
+        if card_id not in edits:
+            return _card(table)
+        found.add(card_id)
+        return _patched_card(table, card_id, edits[card_id], where)
+
+    card_set = CardSet(load_cards(paths, sample, parse, with_sample_set=with_sample_set))
+    for card_id in edits:
+        if card_id not in found:
+            field_name = edits[card_id][0][0]
+            raise PositionError(where, f"{card_id}.{field_name}: unknown card id {card_id!r}")
+    return card_set
+
+
+_PATCH_FIXED = ("id", "type")
+"""Fields a patch may not edit: they say which card it is and which fields it has."""
+_PATCH_LISTS = ("cluster", "cond", "timing")
+"""Word-list fields: a patch writes them comma-separated (`cond=red,red`, `timing=ACTION,REACTION`; `[]`: none)."""
+_PATCH_STEP = re.compile(r"([a-z_]+)(?:\[(0|[1-9][0-9]*)\])?")
+
+
+class _PatchProblem(ValueError):
+    """A patch that names no field of its card (the caller adds the card and the field)."""
+
+
+def _patch_leaf(key: str, text: str) -> object:
+    """A patch's value as the card file would write field `key`."""
+    if key in _PATCH_LISTS:
+        return [] if text == "[]" else [word.strip() for word in text.split(",") if word.strip()]
+    if key == "check_self" and text in ("true", "false"):
+        return text == "true"
+    return text if key == "name" else patch_value(text)
+
+
+def _effect_with(text: str, param: str, value: str) -> str:
+    """The effect text `name(key=value, ...)` with parameter `param` set to `value` (checked with the card)."""
+    match = _CALL.fullmatch(text)
+    if match is None:
+        return text  # not an effect: the card check says what is wrong with it
+    name, inner = match[1], match[2]
+    params = EFFECT_PARAMS.get(name) or STATIC_EFFECT_PARAMS.get(name) or ()
+    if param not in params:
+        raise _PatchProblem(f"{name} takes {', '.join(params) or 'no parameters'}")
+    given = dict((key.strip(), item.strip()) for key, _, item in (part.partition("=") for part in _split(inner)))
+    given[param] = value
+    return f"{name}({', '.join(f'{key}={given[key]}' for key in params if key in given)})"
+
+
+def _apply_patch(data: dict[str, object], field_name: str, text: str) -> None:
+    """Set `field_name` of a card table's data: `cost`, `extra.engrave` (a missing inline table is made),
+    `abilities[0].cost.log`, `effects[0]` (a whole effect) or `effects[0].amount` (one effect parameter)."""
+    steps = field_name.split(".")
+    if steps[0] in _PATCH_FIXED:
+        raise _PatchProblem("a patch edits a card's data, not its id or type")
+    target: dict[str, object] = data
+    for i, step in enumerate(steps):
+        match = _PATCH_STEP.fullmatch(step)
+        if match is None:
+            raise _PatchProblem(f"{step!r} is not a field name (name or name[N])")
+        key, index, last = match[1], match[2], i == len(steps) - 1
+        if index is None:
+            if last:
+                target[key] = _patch_leaf(key, text)
+                return
+            nested = target.setdefault(key, {})
+            if not isinstance(nested, dict):
+                raise _PatchProblem(f"{key!r} is not a table of the card")
+            target = nested
+            continue
+        items = target.get(key)
+        count = len(items) if isinstance(items, list) else 0
+        if not isinstance(items, list) or int(index) >= count:
+            raise _PatchProblem(f"the card has {count} {key} (counted from 0)")
+        item = items[int(index)]
+        if last:
+            items[int(index)] = text
+            return
+        if isinstance(item, str) and i == len(steps) - 2:
+            items[int(index)] = _effect_with(item, steps[-1], text)
+            return
+        if not isinstance(item, dict):
+            raise _PatchProblem(f"{step} is not a table")
+        target = item
+
+
+def _patched_card(table: DataTable, card_id: str, edits: list[tuple[str, str]], where: str) -> CardDef:
+    """The card of `table` with `edits` (field, value text) applied to a copy of its data, then checked."""
+    data = copy.deepcopy(dict(table.data))
+    for field_name, value in edits:
+        try:
+            _apply_patch(data, field_name, value)
+        except (_PatchProblem, EffectError) as error:
+            raise PositionError(where, f"{card_id}.{field_name}: {error}") from None
+    try:
+        return _card(DataTable(data, table.path, table.record))
+    except CardDataError as error:
+        _card(table)  # the file's own card is broken: that error, not the patch's, is the one to fix
+        field_name = error.field or edits[0][0]
+        raise PositionError(where, f"{card_id}.{field_name}: {error.problem}") from None
 
 
 def load_deck(path: Path) -> Deck:

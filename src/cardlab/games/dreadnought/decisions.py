@@ -24,6 +24,7 @@ from cardlab.games.dreadnought.frames import (
     Play,
     add_material,
     blockers,
+    hp_to_deck,
     start_trigger,
     take_hp,
     trigger_choices,
@@ -262,10 +263,10 @@ def _o_win(s: State, player: int, phase: str) -> Options:
     elif phase == "cast":
         found += _cast_options(s, player)
         found += item_options(s, player, "CAST")
-        if _can_god_draw(s, player):
-            found.append(acts.fixed["GODDRAW"])
     else:
         found += item_options(s, player, "FAST")
+    if (phase == "cast" or s.game.god_draw_everywhere) and _can_god_draw(s, player):  # D17.2 (rule god_draw_windows)
+        found.append(acts.fixed["GODDRAW"])
     found.append(acts.fixed["DONE"])
     return found
 
@@ -666,6 +667,11 @@ def _a_hpdraw(s: State, action: IndexedAction, player: int) -> None:
     take_hp(s, player, s.game.decode[action].area)
 
 
+def _a_hpdeck(s: State, action: IndexedAction, player: int) -> None:
+    """Rule library_out=every_use (D20.2): the player picks which caster's HP card stands in for the deck card."""
+    hp_to_deck(s, player, s.game.decode[action].area)
+
+
 def _o_limit(s: State, player: int) -> Options:
     acts = s.game.actions
     return [acts.card["DISCARD", card_id] for card_id in _distinct(s, s.hand[player])]
@@ -698,6 +704,7 @@ OPTIONS: dict[str, Callable[..., Options]] = {
     "scrap": _o_scrap,
     "order": _o_order,
     "hpdraw": _o_hpdraw,
+    "hpdeck": _o_hpdraw,
     "limit": _o_limit,
 }
 
@@ -719,5 +726,6 @@ APPLY: dict[str, Callable[..., None]] = {
     "scrap": _a_scrap,
     "order": _a_order,
     "hpdraw": _a_hpdraw,
+    "hpdeck": _a_hpdeck,
     "limit": _a_limit,
 }

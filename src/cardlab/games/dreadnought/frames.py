@@ -116,6 +116,15 @@ def _reveal(s: DreadnoughtState, player: Player) -> bool:
 
 def _f_speed_phase(s: DreadnoughtState) -> None:
     s.phase = "speed"
+    _f_reveals(s)
+
+
+def _f_reveals(s: DreadnoughtState) -> None:
+    """D6.1: both players reveal (under rule library_out=every_use an empty deck first takes an HP card)."""
+    if s._game.hp_for_every_use:
+        for p in s._order():
+            if hp_for_deck(s, p, 1, ("reveals",)):
+                return
     for p in s._order():
         if _reveal(s, p):
             s._queue_event("on_speed_reveal", [s.speed[p][-1]])
@@ -147,7 +156,11 @@ def _f_compare(s: DreadnoughtState, reveals: int) -> None:
     speeds = (s.current_speed(0), s.current_speed(1))
     if speeds[0] != speeds[1]:
         first = 0 if speeds[0] > speeds[1] else 1
-    elif reveals < TIE_REVEALS and s.deck[0] and s.deck[1]:
+    elif reveals < TIE_REVEALS and can_reveal(s, 0) and can_reveal(s, 1):
+        if s._game.hp_for_every_use:
+            for p in s._order():
+                if hp_for_deck(s, p, 1, ("compare", reveals)):
+                    return
         for p in s._order():
             _reveal(s, p)
             s._queue_event("on_speed_reveal", [s.speed[p][-1]])
@@ -161,16 +174,54 @@ def _f_compare(s: DreadnoughtState, reveals: int) -> None:
 
 
 def _f_draw_phase(s: DreadnoughtState) -> None:
-    """D7.1: F draws 1 and S draws 2 as one step; D7.2: one burst each from the deck."""
+    """D7.1: F draws 1 and S draws 2 as one step (rule draw_counts); D7.2: one burst each from the deck."""
     s.phase = "draw"
     first, second = s._order()
-    s._then(("draw1", first), ("draw1", second), ("draw1", second), ("draw_bursts",))
+    f_draws, s_draws = s._game.draws
+    s._then(*[("draw1", first)] * f_draws, *[("draw1", second)] * s_draws, ("draw_bursts",))
 
 
 def _f_draw_bursts(s: DreadnoughtState) -> None:
+    """D7.2: one burst each from the deck (rule draw_bursts), none from an empty deck (D20.2)."""
+    count = s._game.draw_bursts
+    if s._game.hp_for_every_use:
+        for p in s._order():
+            if hp_for_deck(s, p, count, ("draw_bursts",)):
+                return
     for p in s._order():
-        s._deck_to_burst(p)
+        for _ in range(count):
+            s._deck_to_burst(p)
     s._then(("settle",))
+
+
+def can_reveal(s: DreadnoughtState, player: Player) -> bool:
+    """D6.6: a deck card to reveal, or (rule library_out=every_use) an HP card standing in for it."""
+    return bool(s.deck[player]) or (s._game.hp_for_every_use and bool(s.hp[player][BA1] or s.hp[player][BA2]))
+
+
+def hp_for_deck(s: DreadnoughtState, player: Player, needed: int, resume: Frame) -> bool:
+    """Rule library_out=every_use (D20.2): a deck use that needs `needed` cards from a shorter deck takes HP
+    cards instead, as a draw does (D20.1). One HP card goes under the deck (the player picks the caster when
+    both have HP), then `resume` runs the use again; False (nothing scheduled) when no HP card is needed or left.
+    """
+    if len(s.deck[player]) >= needed:
+        return False
+    with_hp = [area for area in (BA1, BA2) if s.hp[player][area]]
+    if not with_hp:
+        return False
+    s._then(resume)
+    if len(with_hp) == 2:
+        s._then(("hpdeck", player))
+    else:
+        hp_to_deck(s, player, with_hp[0])
+    return True
+
+
+def hp_to_deck(s: DreadnoughtState, player: Player, area: int) -> None:
+    """The top HP card of `area` goes, still closed, under the deck: the deck use takes it like a deck card."""
+    s.deck[player].insert(0, s.hp[player][area].pop())
+    if s.events is not None:
+        s._log("hp_to_deck", player=player_name(player), area=AREAS[area], hp=len(s.hp[player][area]))
 
 
 def _f_draw1(s: DreadnoughtState, player: Player) -> None:
@@ -259,7 +310,7 @@ def _f_cleanup(s: DreadnoughtState) -> None:
     s.shield.clear()
     s.speed_shift[:] = [0, 0]
     if s.first != EMPTY:  # D6.7: to this turn's S; a loaded position may end a turn whose F it never decided
-        s.token = 1 - s.first
+        s.token = s.first if s._game.token_to_first else 1 - s.first  # rule token_to=first: to F
     if s.events is not None:
         s._log("end_of_turn", turn=s.turn, token=player_name(s.token))
     if s.turn >= TURN_CAP:
@@ -434,6 +485,9 @@ def _target_of(s: DreadnoughtState, play: Play, index: int) -> int:
 def _f_effect(s: DreadnoughtState, play: Play, index: int) -> None:
     """D22.2: one effect; a target no longer legal is skipped (D5.3)."""
     effect = s._effects(play.ref)[index]
+    needs_deck = s._game.hp_for_every_use and effect.name in _DECK_EFFECTS  # rule library_out=every_use (D20.2)
+    if needs_deck and hp_for_deck(s, play.player, effect.number("n"), ("effect", play, index)):
+        return
     args = effect.args
     selector = args.get("target")
     if isinstance(selector, Selector):
@@ -471,6 +525,10 @@ def _e_bp_mod(s: DreadnoughtState, play: Play, effect: Effect, obj: int) -> None
 def _e_attack_mod(s: DreadnoughtState, play: Play, effect: Effect, obj: int) -> None:
     if s.attacking:
         s.attack_mod += effect.number("amount")
+
+
+_DECK_EFFECTS = frozenset({"burst", "hp_gain"})
+"""Effects that take cards from the deck top (D22.2), so an HP card stands in under library_out=every_use."""
 
 
 def _e_draw(s: DreadnoughtState, play: Play, effect: Effect, obj: int) -> None:
@@ -565,6 +623,8 @@ def _f_material(s: DreadnoughtState, player: Player, host: int, kind: int, count
         card, secret = discard.pop(), False
     elif s.deck[player]:
         card, secret = s.deck[player].pop(), kind != ENGRAVE  # a closed enchant nobody has seen
+    elif s._game.hp_for_every_use and hp_for_deck(s, player, 1, ("material", player, host, kind, count)):
+        return  # rule library_out=every_use: an HP card stands in for the deck's top card
     else:
         return  # D14.2: nothing to make it from
     s._then(("material", player, host, kind, count - 1))
@@ -635,6 +695,7 @@ AUTO: dict[str, Callable[..., None]] = {
     "mull_done": _f_mull_done,
     "turn": _f_turn,
     "speed_phase": _f_speed_phase,
+    "reveals": _f_reveals,
     "speed_windows": _f_speed_windows,
     "decide": _f_decide,
     "compare": _f_compare,

@@ -15,6 +15,7 @@ from cardlab.core.errors import CardlabError, PositionError
 from cardlab.core.game import PLAYER_NAMES, Game
 from cardlab.core.plugin import Choice, ConfigOption, OptionValue, seat_values
 from cardlab.core.rng import make_rng
+from cardlab.core.rules import Patches, Rules, check_patches, check_rules, rule_value
 from cardlab.games.dreadnought.actions import Decoded, build_actions
 from cardlab.games.dreadnought.cards import (
     PACKAGED_DECKS,
@@ -30,24 +31,36 @@ from cardlab.games.dreadnought.cards import (
     validate_deck,
 )
 from cardlab.games.dreadnought.state import DUMMY_SLOTS, DreadnoughtState
+from cardlab.games.dreadnought.variants import DRAW_COUNTS, RULE_OPTIONS
 
 DUMMY_CARD = CardDef(id="dummy", type="unit", name="", cluster=(), size="S", bp=50)
 """What a dummy is on the field (D15.1): the token's card; its real card stays closed."""
 
-_CONFIG_KEYS = ("decks", "casters", "cards")
+_CONFIG_KEYS = ("decks", "casters", "cards", "rules", "patches")
 
 
 @dataclass(frozen=True)
 class DreadnoughtConfig:
     """Decks by packaged id (`ember_spark`) or file path; optional caster pairs replacing the
-    decks' own (each a pair of caster ids); card files added to the packaged D23 set."""
+    decks' own (each a pair of caster ids); card files added to the packaged D23 set. `rules`: the
+    rule options that differ from the spec's rulings (`variants.RULE_OPTIONS`); `patches`: card edits
+    (`R05.cost=2`) applied to the card data before it is checked (`cards.load_card_set`)."""
 
     decks: tuple[str, str] = ("ember_spark", "tide_grove")
     casters: tuple[tuple[str, str] | None, tuple[str, str] | None] = (None, None)
     cards: tuple[str, ...] | None = None
+    rules: Rules = ()
+    patches: Patches = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rules", check_rules(RULE_OPTIONS, self.rules))
+        object.__setattr__(self, "patches", check_patches(self.patches))
+
+    def rule(self, name: str) -> str:
+        return rule_value(RULE_OPTIONS, self.rules, name)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "decks": dict(zip(PLAYER_NAMES, self.decks, strict=True)),
             "casters": {
                 seat: None if pair is None else list(pair)
@@ -55,11 +68,16 @@ class DreadnoughtConfig:
             },
             "cards": None if self.cards is None else list(self.cards),
         }
+        if self.rules:  # left out at the defaults: a default config's JSON (and fingerprint) is unchanged
+            data["rules"] = dict(self.rules)
+        if self.patches:
+            data["patches"] = list(self.patches)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> DreadnoughtConfig:
         if not isinstance(data, Mapping):
-            raise PositionError("config", f"expected an object with {', '.join(_CONFIG_KEYS)}")
+            raise PositionError("config", f"expected an object with {', '.join(_CONFIG_KEYS[:3])}")
         unknown = sorted(set(data) - set(_CONFIG_KEYS))
         if unknown:
             raise PositionError(f"config.{unknown[0]}", "unknown field")
@@ -80,7 +98,9 @@ class DreadnoughtConfig:
         if cards is not None and (not isinstance(cards, list) or not all(isinstance(c, str) for c in cards)):
             raise PositionError("config.cards", "expected null or a list of card file paths")
         p1, p2 = (None if casters[seat] is None else (casters[seat][0], casters[seat][1]) for seat in PLAYER_NAMES)
-        return cls((decks["P1"], decks["P2"]), (p1, p2), None if cards is None else tuple(cards))
+        rules = check_rules(RULE_OPTIONS, data.get("rules"))
+        patches = check_patches(data.get("patches"))
+        return cls((decks["P1"], decks["P2"]), (p1, p2), None if cards is None else tuple(cards), rules, patches)
 
 
 class Dreadnought(SeatDecks[Deck], Game):
@@ -136,14 +156,23 @@ class Dreadnought(SeatDecks[Deck], Game):
         "reason",
     )
 
+    rule_options = RULE_OPTIONS
+    card_patches = True
+
     packaged_decks = PACKAGED_DECKS
     override_field = "config.casters"
     cards_module = "cardlab.games.dreadnought.cards"
 
     def __init__(self, config: DreadnoughtConfig | None = None) -> None:
         self.config = config or DreadnoughtConfig()
+        rule = self.config.rule
+        self.draws = DRAW_COUNTS[rule("draw_counts")]  # D7.1: (F's, S's)
+        self.draw_bursts = int(rule("draw_bursts"))  # D7.2
+        self.hp_for_every_use = rule("library_out") == "every_use"  # D20.2
+        self.god_draw_everywhere = rule("god_draw_windows") == "every_window"  # D17.2
+        self.token_to_first = rule("token_to") == "first"  # D6.7
         extra = None if self.config.cards is None else [Path(path) for path in self.config.cards]
-        self.card_set: CardSet = load_card_set(extra, with_sample_set=True)
+        self.card_set: CardSet = load_card_set(extra, with_sample_set=True, patches=self.config.patches)
         self.effects: dict[str, tuple[Effect, ...]] = {}
         self.ability_of: dict[str, Ability] = {}
         self.sub_of: dict[str, Sub] = {}

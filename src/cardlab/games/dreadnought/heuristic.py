@@ -995,7 +995,7 @@ def _scrap(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
 
 
 def _hp_draw(v: _View, legal: tuple[IndexedAction, ...]) -> IndexedAction:
-    """D20.1: take the HP card from the caster with more HP."""
+    """D20.1 (and rule library_out=every_use, D20.2): take the HP card from the caster with more HP."""
     return max(legal, key=lambda a: v.hp(v.me, v.decode(a).area))
 
 
@@ -1022,6 +1022,7 @@ _WINDOWS: dict[str, Callable[[_View, tuple[IndexedAction, ...]], IndexedAction]]
     "scrap": _scrap,
     "order": _first,
     "hpdraw": _hp_draw,
+    "hpdeck": _hp_draw,
     "limit": _limit,
 }
 

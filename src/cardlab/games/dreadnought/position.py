@@ -44,7 +44,7 @@ _ZONE_ATTR = {"mulligan": "mull"}
 
 FRAME_ARGS: dict[str, str] = {
     # automatic steps
-    "setup": "", "mull_done": "", "turn": "", "speed_phase": "", "speed_windows": "", "decide": "",
+    "setup": "", "mull_done": "", "turn": "", "speed_phase": "", "reveals": "", "speed_windows": "", "decide": "",
     "compare": "i", "draw_phase": "", "draw_bursts": "", "draw1": "p", "cast_phase": "", "upkeep": "p",
     "fast_phase": "", "action_phase": "", "end_phase": "", "hand_limit": "p", "cleanup": "", "settle": "",
     "next_trigger": "", "targets": "P", "pay": "P", "pay_log": "P", "paid": "P", "resolve": "P", "finish": "P",
@@ -52,7 +52,7 @@ FRAME_ARGS: dict[str, str] = {
     # decisions (the first argument is the player to decide)
     "place": "p", "mull": "p", "win": "ps", "dest": "pP", "move_to": "po", "upkeep_idol": "po", "target": "pP",
     "pay_discard": "pP", "pay_src": "pP", "aturn": "pii", "abuild": "pO", "block": "p", "react": "pi",
-    "pick": "poi", "scrap": "p", "order": "p", "hpdraw": "p", "limit": "p",
+    "pick": "poi", "scrap": "p", "order": "p", "hpdraw": "p", "hpdeck": "p", "limit": "p",
 }  # fmt: skip
 """Argument kinds per frame: p player, i integer, s word, o object, O list of objects, P a play."""
 _WINDOWS = ("speed", "cast", "fast")
@@ -281,7 +281,7 @@ DECISION_DATA: dict[str, tuple[str, ...]] = {
     "place": (), "mull": (), "win": ("phase",), "dest": ("play",), "move_to": ("object",), "upkeep_idol": ("object",),
     "target": ("play",), "pay_discard": ("play",), "pay_src": ("play",), "aturn": ("passes", "count"),
     "abuild": ("attackers",), "block": (), "react": ("passes",), "pick": ("host", "material"), "scrap": (),
-    "order": (), "hpdraw": (), "limit": (),
+    "order": (), "hpdraw": (), "hpdeck": (), "limit": (),
 }  # fmt: skip
 """The names of a decision frame's data after its player, as observations' `decision` shows them."""
 _MATERIALS = {BOOST: "boost", WEAKEN: "weaken", ENGRAVE: "engrave"}
@@ -655,7 +655,8 @@ def _frame(state: DreadnoughtState, value: Any, field: str) -> tuple[Any, ...]:
 
 BELOW: dict[str, frozenset[str]] = {kind: frozenset(below) for kind, below in {
     "setup": [""], "mull_done": [""], "turn": [""],
-    "speed_phase": ["draw_phase"], "speed_windows": ["draw_phase"], "decide": ["draw_phase"], "compare": ["draw_phase"],
+    "speed_phase": ["draw_phase"], "reveals": ["draw_phase"], "speed_windows": ["draw_phase"],
+    "decide": ["draw_phase"], "compare": ["draw_phase"],
     "draw_phase": ["cast_phase"], "draw_bursts": ["cast_phase"],
     "draw1": ["draw1", "draw_bursts", "effect", "finish", "turn"],
     "cast_phase": ["fast_phase"], "upkeep": ["win"], "fast_phase": ["action_phase"], "action_phase": ["end_phase"],
@@ -678,6 +679,7 @@ BELOW: dict[str, frozenset[str]] = {kind: frozenset(below) for kind, below in {
     "aturn": ["end_phase"], "abuild": ["aturn", "end_phase"], "block": ["aturn", "end_phase"],
     "react": ["attack_damage", "resolve"], "pick": ["material"], "scrap": ["material", "settle"], "order": ["settle"],
     "hpdraw": ["draw1", "draw_bursts", "effect", "finish", "turn"], "limit": ["hand_limit"],
+    "hpdeck": ["compare", "draw_bursts", "effect", "material", "reveals"],
 }.items()}  # fmt: skip
 """Per frame kind, the kinds that may lie directly below it ("": the bottom of the stack).
 
@@ -688,7 +690,7 @@ this (a duplicated or misplaced frame) cannot arise in play, and its next step c
 _TURN_ORDER = ("speed", "draw", "cast", "fast", "action", "end")
 _PHASE_OF = {
     **dict.fromkeys(("setup", "mull_done", "place", "mull"), "setup"),
-    **dict.fromkeys(("speed_windows", "decide", "compare"), "speed"),
+    **dict.fromkeys(("reveals", "speed_windows", "decide", "compare"), "speed"),
     "draw_bursts": "draw",
     **dict.fromkeys(("upkeep", "upkeep_idol", "dest", "move_to"), "cast"),
     **dict.fromkeys(("aturn", "abuild", "block", "block_step", "react", "attack_damage"), "action"),
@@ -786,6 +788,10 @@ def _check_frame(state: DreadnoughtState, frame: tuple[Any, ...], field: str) ->
     phase = _PHASE_OF.get(kind, frame[2] if kind == "win" else None)
     if phase is not None and state.phase != phase:
         raise PositionError(field, f"a {kind} step waits only in the {phase} phase, not the {state.phase} phase")
+    if kind in ("reveals", "hpdeck") and not state.game.hp_for_every_use:
+        raise PositionError(field, f"a {kind} step exists only under the rule library_out=every_use (D20.2)")
+    if kind == "hpdeck" and not (state.hp[frame[1]][BA1] and state.hp[frame[1]][BA2]):
+        raise PositionError(field, "the HP card is a choice only while both casters have HP (D20.1, D20.2)")
     if FRAME_ARGS[kind] in ("P", "Pi", "pP"):
         _check_play(state, frame, field)
     if kind == "effect":
@@ -842,6 +848,9 @@ def _check_pair(state: DreadnoughtState, below: tuple[Any, ...], frame: tuple[An
     elif kind == under and kind in ("win", "mull", "place", "hand_limit"):
         if player == under_player or (kind == "win" and frame[2] != below[2]):
             raise PositionError(field, f"two {kind} steps of one player, or of two phases, at once")
+    elif kind == "hpdeck" and under == "effect":
+        if player != below[1].player:
+            raise PositionError(field, "the HP card stands in for the deck of the player whose effect it is (D20.2)")
     elif under == "resolve":
         if not below[1].action:
             raise PositionError(field, "only an ACTION item waits below its reaction window (D10.4)")

@@ -57,6 +57,8 @@ WINDOW_HINTS: dict[str, str] = {
     "scrap": "More than 3 engraves (D16.3): SCRAP <n> discards the engrave in slot n.",
     "order": "Several of your triggers at once (D5.5): FIRST <n> resolves the n-th of them next.",
     "hpdraw": "Your deck is empty (D20.1): HPDRAW BA1 / HPDRAW BA2 takes an HP card of that caster into your hand.",
+    "hpdeck": "Your deck is empty (rule library_out=every_use, D20.2): HPDRAW BA1 / HPDRAW BA2 puts an HP card of "
+    "that caster, unseen, in place of the deck card (speed reveal, burst, enchant or engrave material, HP gain).",
     "limit": "Hand limit (D11.2): DISCARD <card> until you hold 7 cards.",
     "over": "The game is over.",
 }
@@ -81,18 +83,21 @@ WINDOW_NAMES: dict[str, str] = {
     "scrap": "engrave overflow",
     "order": "trigger order",
     "hpdraw": "HP draw",
+    "hpdeck": "HP card for the deck",
     "limit": "hand limit",
     "over": "game over",
 }
 
 
 @lru_cache(maxsize=8)
-def _cards(extra: tuple[str, ...] | None) -> dict[str, CardDef]:
-    """Card id -> card for the packaged set plus the config's card files; empty if they cannot be read."""
+def _cards(extra: tuple[str, ...] | None, patches: tuple[str, ...] = ()) -> dict[str, CardDef]:
+    """Card id -> card for the packaged set plus the config's card files, with the config's card edits; empty
+    if they cannot be read."""
     from cardlab.games.dreadnought.cards import load_card_set
 
     try:
-        card_set = load_card_set([Path(p) for p in extra] if extra else None, with_sample_set=True)
+        paths = [Path(p) for p in extra] if extra else None
+        card_set = load_card_set(paths, with_sample_set=True, patches=patches)
     except Exception:  # a moved or broken card file: show bare ids rather than fail to draw the board
         return {}
     return dict(card_set.by_id)
@@ -100,8 +105,11 @@ def _cards(extra: tuple[str, ...] | None) -> dict[str, CardDef]:
 
 def _cards_for(view: Mapping[str, Any]) -> dict[str, CardDef]:
     config = view.get("config") or {}
-    cards = config.get("cards") if isinstance(config, Mapping) else None
-    return _cards(tuple(cards) if cards else None)
+    if not isinstance(config, Mapping):
+        return _cards(None)
+    cards, patches = config.get("cards"), config.get("patches")
+    edits = tuple(str(p) for p in patches) if isinstance(patches, list) else ()
+    return _cards(tuple(cards) if cards else None, edits)
 
 
 def _names_for(view: Mapping[str, Any]) -> dict[str, str]:
@@ -531,6 +539,8 @@ _SENTENCES: dict[str, Callable[[Mapping[str, Any], str], str]] = {
         f"{who} takes {{card}}, an HP card of {e['area']}, into hand (deck empty).",
         f"{who} takes an HP card of {e['area']} into hand (deck empty).",
     ),
+    "hp_to_deck": lambda e, who: f"{who}'s deck is empty: an HP card of {e['area']} stands in for it "
+    f"({e['hp']} HP left there).",
     "god_draw": lambda e, who: _secret(e, f"{who} god draws {{card}}.", f"{who} god draws a burst."),
     "cast": lambda e, who: f"{who} casts {e['card']} into {e['to']}.",
     "dummy": lambda e, who: _secret(

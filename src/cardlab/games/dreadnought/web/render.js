@@ -126,6 +126,7 @@ const WINDOW_NAMES = {
   scrap: "engrave overflow",
   order: "trigger order",
   hpdraw: "HP draw",
+  hpdeck: "HP card for the deck",
   limit: "hand limit",
   over: "game over",
 };
