@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -232,7 +233,8 @@ def main() -> None:
         lines.append(
             f"| {agent} | {rating['elo']:+.0f} | [{low:+.0f}, {high:+.0f}] | {ladder['decision_ms'][agent]:.3g} |"
         )
-    DOC.write_text("\n".join(lines).rstrip() + "\n")
+    kept = re.search(r"<!-- what-if -->.*?<!-- /what-if -->", DOC.read_text(), re.S) if DOC.exists() else None
+    DOC.write_text("\n".join(lines).rstrip() + "\n" + (f"\n{kept.group(0)}\n" if kept else ""))  # whatif_study.py's
     print(DOC.read_text())
 
 
