@@ -23,6 +23,7 @@ from cardlab.core.errors import CardlabError, IllegalActionError
 from cardlab.core.events import EventLog
 
 if TYPE_CHECKING:
+    from cardlab.core.encoding import Encoding
     from cardlab.core.plugin import CompiledSearch, ConfigOption, FastRollout, Kernels, Lab, OptionValue, Renderer
     from cardlab.core.profile import GameProfile
     from cardlab.core.rules import RuleOption
@@ -181,6 +182,12 @@ class Game(ABC):
         """The game's catalog profile (`cardlab games`): `PROFILE` of its package's `profile` module."""
         module = cls._own_module("profile")
         return None if module is None else cast("GameProfile", module.PROFILE)
+
+    def encoding(self) -> Encoding | None:
+        """This game's observation tensor for learning agents (`cardlab.core.encoding`): `make_encoding(game)`
+        of its package's `encoding` module; it depends on the config (e.g. the card set)."""
+        module = self._own_module("encoding")
+        return None if module is None else cast("Encoding", module.make_encoding(self))
 
     @classmethod
     def _package(cls) -> str:
