@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PATHS = ["src", "tests", "benchmarks"]
+PATHS = ["src", "tests", "benchmarks", "examples"]
 
 
 def _tool(name: str) -> str:

@@ -46,8 +46,9 @@ class RandomAgent:
 def _registry() -> dict[str, Callable[..., Agent]]:
     from cardlab.agents.heuristic import HeuristicAgent
     from cardlab.agents.ismcts import ISMCTSAgent
+    from cardlab.agents.policy import PolicyAgent
 
-    return {"random": RandomAgent, "heuristic": HeuristicAgent, "ismcts": ISMCTSAgent}
+    return {"random": RandomAgent, "heuristic": HeuristicAgent, "ismcts": ISMCTSAgent, "policy": PolicyAgent}
 
 
 def _convert(agent: str, key: str, text: str, kind: type) -> Any:
