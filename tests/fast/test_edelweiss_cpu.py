@@ -22,6 +22,15 @@ Three levels of evidence, all with fixed seeds (deterministic):
    reject at alpha = 0.001. The default run compares 5,000 reference games with 200,000 kernel
    games; the `slow` variant 20,000 with 1,000,000.
 
+4. Rule options (issue #17, `RULE_CONFIGS`: every non-default value of the five options, alone and
+   combined). Step level as in 1 (random starts, draw-step variants, and each deal moved back to turn
+   1's draw step), counting the situations each rule changes so that no test passes vacuously: turn-1
+   draws skipped (first_draw=no), non-standard opening hands, field guards a rule adds (and played)
+   or removes against the same position without rules, drawn deck-outs (deck_out_tie=draw). The
+   kernel's own deal, whole heuristic games from reference deals (drawn ones included), game-level
+   distributions with the winner mix P1 / P2 / draw, E6.3's bound under the rules, and the lab's
+   `EdelweissKernels.run` passing a config's rules through.
+
 `play_batch` results are identical with 1 and 2 threads.
 """
 
@@ -40,8 +49,10 @@ import pytest
 
 numba = pytest.importorskip("numba")
 
+from cardlab.core.scenario import DEALT_KEYS  # noqa: E402
 from cardlab.fast import edelweiss_cpu as k  # noqa: E402
 from cardlab.games.edelweiss import Edelweiss, EdelweissAction, EdelweissConfig  # noqa: E402
+from cardlab.games.edelweiss.cards import HAND_SIZES, Window  # noqa: E402
 from cardlab.games.edelweiss.heuristic import choose  # noqa: E402
 from tests.games.edelweiss.edelweiss_positions import ALL_CONFIGS  # noqa: E402
 
@@ -162,8 +173,15 @@ def test_step_level_sameness_over_random_positions(positions: int) -> None:
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda path: path.stem)
 def test_conformance_scenarios_replay_identically(path: Path) -> None:
     data = json.loads(path.read_text())
-    state = Edelweiss().load_position(data["position"])
-    row = k.from_position(data["position"])
+    position = data["position"]
+    if set(position) == DEALT_KEYS:  # a game dealt from a seed (set-up rules): the reference deals it
+        state = Edelweiss.from_config(position["config"]).new_state(position["seed"])
+        position = state.position()
+        if position["turn"] == 1 and position["window"] == "main":  # the kernel runs turn 1's draw step too
+            variant = turn_one_draw_variant(position)
+            assert_same(state.game.load_position(variant), k.from_position(variant), "turn-1 draw variant")
+    state = Edelweiss().load_position(position)
+    row = k.from_position(position)
     for index, text in enumerate(data["actions"]):
         assert_same(state, row, f"before action {index}")
         action = EdelweissAction.parse(text)
@@ -348,3 +366,327 @@ def test_play_batch_is_independent_of_the_thread_count() -> None:
         numba.set_num_threads(before)
     for one, two in zip(*results, strict=True):
         assert np.array_equal(one, two)
+
+
+# -- 4. rule options (issue #17) ------------------------------------------------------------------
+
+
+def _rules(**values: str) -> tuple[tuple[str, str], ...]:
+    return tuple(values.items())
+
+
+ALL_RULES = _rules(
+    first_draw="no", opening_hand="3", accel2_guardian="symbolic_too", symbolic_field_guard="spades",
+    deck_out_tie="draw",
+)  # fmt: skip
+RULE_CONFIGS = {
+    "first_draw=no": EdelweissConfig("full", rules=_rules(first_draw="no")),
+    "first_draw=no/accel2": EdelweissConfig("skills", "accel2", ("VERDI", "GARU"), _rules(first_draw="no")),
+    "opening_hand=3": EdelweissConfig("short", rules=_rules(opening_hand="3")),
+    "opening_hand=4/symbolic": EdelweissConfig("skills", "symbolic", ("ACCELA", "RAIHA"), _rules(opening_hand="4")),
+    "opening_hand=5": EdelweissConfig("full", rules=_rules(opening_hand="5")),
+    "opening_hand=6/accel2": EdelweissConfig("skills", "accel2", ("EAGLE", "VIRIDIAN"), _rules(opening_hand="6")),
+    "accel2_guardian=symbolic_too": EdelweissConfig(
+        "skills", "accel2", ("GARU", "RAIHA"), _rules(accel2_guardian="symbolic_too")
+    ),
+    "accel2_guardian=symbolic_too/viridian": EdelweissConfig(
+        "skills", "accel2", ("VIRIDIAN", "GARU"), _rules(accel2_guardian="symbolic_too")
+    ),
+    "symbolic_field_guard=spades": EdelweissConfig(
+        "skills", "symbolic", ("GARU", "RAIHA"), _rules(symbolic_field_guard="spades")
+    ),
+    "symbolic_field_guard=spades/viridian": EdelweissConfig(
+        "skills", "symbolic", ("RAIHA", "VIRIDIAN"), _rules(symbolic_field_guard="spades")
+    ),
+    "deck_out_tie=draw": EdelweissConfig("full", rules=_rules(deck_out_tie="draw")),
+    "deck_out_tie=draw/short": EdelweissConfig("short", rules=_rules(deck_out_tie="draw")),
+    "deck_out_tie=draw/symbolic": EdelweissConfig("skills", "symbolic", None, _rules(deck_out_tie="draw")),
+    "all five/accel2": EdelweissConfig("skills", "accel2", ("RAIHA", "GARU"), ALL_RULES),
+    "all five/symbolic": EdelweissConfig("skills", "symbolic", ("GARU", "VIRIDIAN"), ALL_RULES),
+    "tie+guard+hand/accel2": EdelweissConfig(
+        "skills",
+        "accel2",
+        ("GARU", "VIRIDIAN"),
+        _rules(accel2_guardian="symbolic_too", deck_out_tie="draw", opening_hand="5", first_draw="no"),
+    ),
+}
+"""Every non-default value of every rule option, alone and combined; the Guardian rules with Guardian on
+both seats (GARU, RAIHA, VIRIDIAN), so that field guards are offered to both."""
+RULE_POSITIONS = 400
+"""Start positions per rule config of the step-level test (`CONTINUATION_STEPS` steps from each)."""
+
+
+def guard_rule_changes_play(config: EdelweissConfig) -> bool:
+    """Whether the config's field-guard rules change what E8.1 allows (under Accel 2, symbolic_too with
+    spades keeps only the spade guard Accel 2 has anyway)."""
+    if config.standard == "symbolic":
+        return config.rule("symbolic_field_guard") == "spades"
+    kept = config.rule("accel2_guardian") == "symbolic_too" and config.rule("symbolic_field_guard") != "spades"
+    return config.standard == "accel2" and kept
+
+
+def expected_situations(config: EdelweissConfig) -> set[str]:
+    """The counters of `rule_sameness` that must be positive for this config (no vacuous pass)."""
+    expected = {"positions"}
+    if config.rule("first_draw") == "no":
+        expected.add("first_draw_skipped")
+    if Edelweiss(config).opening_hand != HAND_SIZES[config.deck]:  # "5" in a skills game is its standard size
+        expected.add("opening_hand")
+    if config.rule("deck_out_tie") == "draw":
+        expected.add("tie_draw")
+    if guard_rule_changes_play(config):
+        if config.standard == "symbolic":
+            expected |= {"field_guard_removed", "spade_field_guard_played"}
+        else:
+            expected |= {"field_guard_added", "field_guard_played"}
+    return expected
+
+
+def without_rules(position: dict[str, Any]) -> dict[str, Any]:
+    config = {key: value for key, value in position["config"].items() if key != "rules"}
+    return dict(position, config=config)
+
+
+def turn_one_draw_variant(position: dict[str, Any]) -> dict[str, Any]:
+    """A dealt turn-1 position moved back to its draw step (exactly the deal before it under first_draw=no)."""
+    return dict(json.loads(json.dumps(position)), window="draw", attack=None)
+
+
+def walk(state: Any, rng: random.Random, steps: int, long_games: bool, empty_hands: bool) -> None:
+    """Up to `steps` random decisions; `empty_hands` guards with a hand card most of the time it can, so
+    that defenders run out of cards (the Symbolic field guard needs an empty hand, E8.1)."""
+    for _ in range(steps):
+        if state.current_player() is None:
+            return
+        legal = ref_legal(state)
+        guards = [a for a in legal if EdelweissAction.GUARD_S <= a <= EdelweissAction.GUARD_D]
+        if empty_hands and guards and rng.random() < 0.8:
+            state.apply(EdelweissAction(rng.choice(guards)))
+        else:
+            state.apply(EdelweissAction(pick(legal, rng, long_games)))
+
+
+def rule_sameness(config: EdelweissConfig, positions: int, seed: int, check: Any) -> Counter[str]:
+    """The step-level sameness test on one rule config; `check(state, row, where)` compares the engines
+    (the numba kernel here; the JAX tests pass their own). Returns how often each situation that a rule
+    changes was met, so that callers can prove the rules were exercised."""
+    game = Edelweiss(config)
+    opening = game.opening_hand
+    rng = random.Random(seed)
+    counts: Counter[str] = Counter()
+    for index in range(positions):
+        long_games = index % 3 != 0
+        state = game.new_state(rng.getrandbits(32), record_events=False)
+        dealt = state.position()
+        if dealt["turn"] == 1 and dealt["window"] == "main":  # E1.4 and E3.2 at the deal
+            counts["opening_hand"] += len(dealt["players"]["P2"]["hand"]) == opening != HAND_SIZES[config.deck]
+            variant = turn_one_draw_variant(dealt)
+            loaded = game.load_position(variant)
+            check(loaded, k.from_position(variant), f"turn-1 draw variant {index}")
+            skipped = len(loaded.deck) == len(variant["deck"])
+            assert skipped == (config.rule("first_draw") == "no"), index
+            counts["first_draw_skipped"] += skipped
+        walk(state, rng, rng.randrange(150 if long_games else 45), long_games, empty_hands=index % 3 == 2)
+        position = state.position()
+        row = k.from_position(position, validate=False)
+        assert k.to_position(row) == position, f"round trip of position {index}"
+        if position["window"] == "attack":
+            variant = draw_variant(position)
+            loaded = game.load_position(variant)
+            check(loaded, k.from_position(variant), f"draw variant {index}")
+            counts["tie_draw"] += loaded.window == Window.OVER and loaded.winner is None
+        for step in range(CONTINUATION_STEPS):
+            where = f"{config.rules} position {index}, step {step}"
+            check(state, row, where)
+            legal = ref_legal(state)
+            if not legal:
+                break
+            added: list[int] = []
+            if state.window == Window.DEFENSE:  # the field-guard rules change only this window (E8.1)
+                default = set(ref_legal(game.load_position(without_rules(state.position()))))
+                added = sorted(set(legal) - default)
+                counts["field_guard_added"] += bool(added)
+                counts["field_guard_removed"] += bool(default - set(legal))
+            action = rng.choice(added) if added and rng.random() < 0.5 else pick(legal, rng, long_games)
+            counts["field_guard_played"] += action in added
+            counts["spade_field_guard_played"] += action == EdelweissAction.FIELD_GUARD_S
+            illegal = next(a for a in range(k.N_ACTIONS) if a not in legal)
+            before = row.copy()
+            assert not k.apply_action(row, illegal), where
+            assert np.array_equal(row, before), where
+            state.apply(EdelweissAction(action))
+            assert k.apply_action(row, action), where
+        check(state, row, f"{config.rules} position {index}, end")
+        counts["tie_draw"] += state.window == Window.OVER and state.winner is None
+        counts["positions"] += 1
+    return counts
+
+
+@pytest.mark.parametrize("name", list(RULE_CONFIGS))
+def test_step_level_sameness_under_rule_options(name: str) -> None:
+    """Every rule option against the reference, step by step: legal sets, positions (their config's
+    `rules` included), the field index. The situations each rule changes must occur: a turn-1 draw step
+    skipped, non-standard opening hands, field guards the rule adds (played) or removes, drawn deck-outs."""
+    config = RULE_CONFIGS[name]
+    counts = rule_sameness(config, RULE_POSITIONS, seed=17, check=assert_same)
+    for situation in expected_situations(config):
+        assert counts[situation] > 0, (situation, counts)
+    if config.rule("deck_out_tie") != "draw":
+        assert counts["tie_draw"] == 0
+    if not guard_rule_changes_play(config):
+        assert counts["field_guard_added"] == counts["field_guard_removed"] == 0, counts
+
+
+def test_rule_options_round_trip_through_the_row() -> None:
+    """`to_position(from_position(p)) == p` keeps `config.rules`; the row's RULES / OPENING_HAND slots
+    decode to the config's rules (defaults left out), and a drawn deck-out position loads as over."""
+    for name, config in RULE_CONFIGS.items():
+        state = Edelweiss(config).new_state(3, record_events=False)
+        position = state.position()
+        row = k.from_position(position)
+        assert k.to_position(row) == position, name
+        assert position["config"]["rules"] == dict(config.rules), name
+        assert k.rules_of(int(row[k.RULES]), int(row[k.OPENING_HAND])) == dict(config.rules), name
+        assert k.rule_codes(config) == (row[k.RULES], row[k.OPENING_HAND]), name
+    assert k.rule_codes(EdelweissConfig("skills", "accel2")) == (0, 0)
+    tie = tie_position({"deck_out_tie": "draw"})
+    row = k.from_position(tie)
+    assert (row[k.WINDOW], row[k.WINNER], row[k.REASON]) == (k.W_OVER, -1, k.REASON_DECK_OUT)
+    drawn = Edelweiss().load_position(tie).position()
+    assert drawn["winner"] is None and drawn["win_reason"] == "deck_out"
+    assert k.to_position(row) == drawn
+
+
+def tie_position(rules: dict[str, str]) -> dict[str, Any]:
+    """P2 to draw from an empty deck with as many cards in hand as P1 (E6.2)."""
+    return {
+        "game": "edelweiss", "config": {"deck": "full", "standard": None, "characters": None, "rules": rules},
+        "turn": 30, "turn_player": "P2", "window": "draw", "deck": [], "discard": ["2S", "3S"],
+        "players": {"P1": {"hand": ["4H"], "field": ["5S:T"]}, "P2": {"hand": ["6C"], "field": ["7H:U"]}},
+        "attack": None, "winner": None,
+    }  # fmt: skip
+
+
+def test_a_deck_out_tie_is_p2s_or_a_draw_by_rule() -> None:
+    for rules, winner in (({}, 1), ({"deck_out_tie": "draw"}, -1)):
+        row = k.from_position(tie_position(rules))
+        assert (row[k.WINNER], row[k.REASON]) == (winner, k.REASON_DECK_OUT)
+        assert k.current_player(row) == -1 and k.legal_ids(row) == []
+
+
+@pytest.mark.parametrize("name", list(RULE_CONFIGS))
+def test_kernel_deals_under_rule_options(name: str) -> None:
+    """The kernel's own deal (E1.4 opening_hand) and first draw step (first_draw): every zone has the
+    size the rules give, and the position loads in the reference engine with the config's rules."""
+    config = RULE_CONFIGS[name]
+    game = Edelweiss(config)
+    deck_kind, standard, characters = k.config_codes(config)
+    rules, opening_hand = k.rule_codes(config)
+    draws_before = 0 if config.rule("first_draw") == "no" else 1  # draw steps taken by turn t: t - 1 + this
+    for index in range(100):
+        row = k.new_row()
+        k.deal(row, deck_kind, standard, characters, k.game_rng(8, index), rules, opening_hand)
+        position = k.to_position(row)
+        assert position["config"].get("rules") == (dict(config.rules) or None), name
+        k.from_position(position)  # the reference loader accepts it
+        assert game.load_position(position).position() == position
+        expected = k.DECK_SIZE_OF_KIND[deck_kind] - 2 * game.opening_hand - (row[k.TURN] - 1 + draws_before)
+        assert len(position["deck"]) == expected, (name, index)
+        if row[k.TURN] == 1:
+            assert len(position["players"]["P2"]["hand"]) == game.opening_hand
+
+
+def kernel_turn_limit(config: EdelweissConfig) -> int:
+    """E6.3 under the rules: one turn per draw the deck allows after the deal, one for the deck-out, one
+    more when turn 1 draws nothing."""
+    game = Edelweiss(config)
+    after_deal = k.DECK_SIZE_OF_KIND[k.DECK_KINDS.index(config.deck)] - 2 * game.opening_hand
+    return after_deal + 1 + (config.rule("first_draw") == "no")
+
+
+@pytest.mark.parametrize("name", list(RULE_CONFIGS))
+def test_kernel_games_under_rule_options_stay_within_bounds(name: str) -> None:
+    """`play_config` under the rules: a draw is winner -1 with reason deck_out, and only with
+    deck_out_tie=draw (where heuristic games do reach it); E6.3's turn bound with the rules' deal."""
+    config = RULE_CONFIGS[name]
+    winner, reason, turns, decisions = k.play_config(config, "heuristic", "heuristic", 3000, seed=4)
+    assert set(winner.tolist()) <= {-1, 0, 1} and set(reason.tolist()) <= {0, 1}
+    assert (reason[winner == -1] == k.REASON_DECK_OUT).all()
+    draws = int((winner == -1).sum())
+    assert (draws > 0) == (config.rule("deck_out_tie") == "draw"), draws
+    assert turns.min() >= 1 and turns.max() <= kernel_turn_limit(config)
+    assert decisions.min() >= 1
+
+
+@pytest.mark.parametrize("name", list(RULE_CONFIGS))
+def test_heuristic_games_under_rule_options_end_identically(name: str) -> None:
+    """Whole heuristic games from reference deals end in the reference's final position, drawn
+    deck-outs included (counted: heuristic play reaches them often)."""
+    config = RULE_CONFIGS[name]
+    game = Edelweiss(config)
+    rng = np.zeros(1, dtype=np.uint64)
+    draws = 0
+    for seed in range(40):
+        state = game.new_state(500 + seed, record_events=False)
+        row = k.from_position(state.position(), validate=False)
+        decisions = 0
+        while state.current_player() is not None:
+            state.apply(choose(state, random.Random()))
+            decisions += 1
+        assert k.play_from(row, k.POLICY_HEURISTIC, k.POLICY_HEURISTIC, rng) == decisions
+        assert k.to_position(row) == state.position()
+        draws += state.winner is None
+    assert (draws > 0) == (config.rule("deck_out_tie") == "draw"), draws
+
+
+def reference_heuristic_games(config: EdelweissConfig, n: int, seed: int) -> dict[str, list[int]]:
+    """Heuristic-vs-heuristic reference games from the reference's own deals; winner -1 for a draw."""
+    game = Edelweiss(config)
+    out: dict[str, list[int]] = {"winner": [], "reason": [], "turns": [], "decisions": []}
+    for index in range(n):
+        state = game.new_state(seed * 1_000_003 + index, record_events=False)
+        decisions = 0
+        while state.current_player() is not None:
+            state.apply(choose(state, random.Random()))
+            decisions += 1
+        out["winner"].append(-1 if state.winner is None else state.winner)
+        out["reason"].append(("attack", "deck_out").index(state.win_reason))
+        out["turns"].append(state.turn)
+        out["decisions"].append(decisions)
+    return out
+
+
+RULE_DISTRIBUTION_CONFIGS = ["first_draw=no", "opening_hand=3", "opening_hand=6/accel2", "deck_out_tie=draw/short",
+                             "deck_out_tie=draw/symbolic", "all five/symbolic", "tie+guard+hand/accel2"]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", RULE_DISTRIBUTION_CONFIGS)
+def test_heuristic_games_under_rule_options_have_the_reference_distribution(name: str) -> None:
+    """Game level, each engine dealing its own games: the winner mix (P1 / P2 / draw), the win reasons,
+    game lengths and decisions of heuristic-vs-heuristic games agree (chi-square, alpha = 0.001)."""
+    config = RULE_CONFIGS[name]
+    ref = reference_heuristic_games(config, 3000, seed=31)
+    kernel = k.play_config(config, "heuristic", "heuristic", 100_000, seed=32)
+    for label, values in zip(("winner", "reason", "turns", "decisions"), kernel, strict=True):
+        p = homogeneity_p(Counter(ref[label]), Counter(int(v) for v in values))
+        assert p >= ALPHA, f"{label}: p = {p:.2g}"
+    if config.rule("deck_out_tie") == "draw":
+        assert ref["winner"].count(-1) > 100 and (kernel[0] == -1).sum() > 3000
+
+
+def test_the_lab_kernels_play_the_configs_rules() -> None:
+    """`EdelweissKernels.run` (the lab's entry) passes a config JSON's rules to the kernel: the same games
+    as `play_config` under those rules, draws reported as winner -1; the agent batch too."""
+    from cardlab.games.edelweiss.kernels import EdelweissKernels
+
+    config = RULE_CONFIGS["tie+guard+hand/accel2"]
+    kernels = EdelweissKernels()
+    run = kernels.run(config.to_json(), ("heuristic", "heuristic"), 2000, 9, "cpu")
+    direct = k.play_config(config, "heuristic", "heuristic", 2000, 9)
+    assert np.array_equal(run.winner, direct[0]) and np.array_equal(run.turns, direct[2])
+    assert (run.winner == -1).sum() > 50 and run.reasons[int(run.reason[run.winner == -1][0])] == "deck_out"
+    plain = EdelweissConfig("skills", "accel2", ("GARU", "VIRIDIAN"))
+    default = k.play_config(plain, "heuristic", "heuristic", 2000, 9)
+    assert not np.array_equal(run.turns, default[2])
+    batch = kernels.run(config.to_json(), ("heuristic:epsilon=0", "heuristic"), 2000, 9, "cpu")
+    assert np.array_equal(batch.winner, direct[0]) and np.array_equal(batch.decisions, direct[3])

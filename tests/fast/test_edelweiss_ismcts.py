@@ -9,6 +9,9 @@
   head-to-head whose Wilson interval contains 50 %): 60 games by default, 1000 in the `slow`
   variant (`pytest -m slow`; `CARDLAB_ISMCTS_PARITY_GAMES` sets its size).
 - Whole kernel games with search seats are a function of (seed, game) only, whatever the threads.
+- Rule options: worlds keep the row's rules; a draw is backed up as half a win (as the reference's
+  (returns + 1) / 2); the search finds a field guard only a rule allows; games with search seats
+  (`play_agents`, the lab's `EdelweissKernels.run`) are dealt and played under the config's rules.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from cardlab.fast import edelweiss_cpu as k  # noqa: E402
 from cardlab.fast import edelweiss_ismcts as s  # noqa: E402
 from cardlab.games.edelweiss import Edelweiss, EdelweissConfig  # noqa: E402
 from cardlab.sim.stats import wilson_interval  # noqa: E402
+from tests.fast.test_edelweiss_cpu import RULE_CONFIGS, kernel_turn_limit  # noqa: E402
 
 PARITY_GAMES = int(os.environ.get("CARDLAB_ISMCTS_PARITY_GAMES", "1000"))
 """Games of the full (`slow`) parity test; the default run plays `CI_PARITY_GAMES`."""
@@ -215,3 +219,115 @@ def test_the_kernel_plays_the_heuristic_with_an_epsilon() -> None:
     assert abs((one.winner == 0).mean() - (reference[0] == 0).mean()) < 0.04
     tenth = s.play_agents(config, "heuristic:epsilon=0.1", "heuristic", 2000, 3)
     assert (reference[0] == 0).mean() + 0.1 < (tenth.winner == 0).mean() < 0.45
+
+
+# -- rule options (issue #17) ---------------------------------------------------------------------
+
+
+def test_determinization_keeps_the_rule_options() -> None:
+    """Worlds re-dealt from a row keep its RULES and OPENING_HAND (the search plays them under the rules)."""
+    pool, row = np.zeros(64, dtype=np.int64), k.new_row()
+    rng_py = random.Random(12)
+    for index, config in enumerate(RULE_CONFIGS.values()):
+        state = Edelweiss(config).new_state(rng_py.getrandbits(32), record_events=False)
+        for _ in range(rng_py.randrange(0, 30)):
+            if state.current_player() is None:
+                break
+            state.apply(rng_py.choice(state.legal_actions()))
+        if state.current_player() is None:
+            continue
+        root = k.from_position(state.position(), validate=False)
+        assert (root[k.RULES], root[k.OPENING_HAND]) == k.rule_codes(config)
+        before = known_part(root, state.current_player())
+        s._determinize(row, root, state.current_player(), k.game_rng(index, 0), pool)
+        assert known_part(row, state.current_player()) == before
+        assert k.to_position(row)["config"] == state.position()["config"]
+
+
+def draw_or_lose(rules: dict[str, str]) -> dict:
+    """P2 defends with an empty deck: BLOCK keeps the hands level (a deck-out tie: P2's by E6.2, a draw by
+    rule deck_out_tie), GUARD C leaves P2 a card short (P1 wins the deck-out), NO_DEFENSE loses at once."""
+    return {
+        "game": "edelweiss", "config": {"deck": "full", "standard": None, "characters": None, "rules": rules},
+        "turn": 30, "turn_player": "P1", "window": "defense", "deck": [], "discard": ["2S", "3S"],
+        "players": {"P1": {"hand": ["4H"], "field": ["5S:T"]}, "P2": {"hand": ["6C"], "field": ["7H:U"]}},
+        "attack": {"spade": "5S", "defense": None, "guard_card": None, "blocker": None, "counter": False,
+                   "pursuit_club": None},
+        "winner": None,
+    }  # fmt: skip
+
+
+def test_a_draw_is_backed_up_as_half_a_win() -> None:
+    """Under deck_out_tie=draw, BLOCK is a sure draw and every other defense a sure loss: the search backs
+    each draw up as the reference does ((0 + 1) / 2 = 0.5 per visit) and prefers the draw, as the
+    reference search does; without the rule the same BLOCK is a sure win."""
+    from cardlab.games.edelweiss import EdelweissAction as A
+
+    for rules, value in (({"deck_out_tie": "draw"}, 0.5), ({}, 1.0)):
+        position = draw_or_lose(rules)
+        state = Edelweiss().load_position(position)
+        assert state.legal_actions() == (A.GUARD_C, A.BLOCK, A.NO_DEFENSE)
+        root = k.from_position(position)
+        tree = s.Tree(301)
+        for seed in range(10):
+            assert s.search_action(root, 300, seed=seed, tree=tree, stop_early=False) == A.BLOCK, (rules, seed)
+            block = tree.child[0, A.BLOCK]
+            assert tree.visits[block] > 0 and tree.reward[block] == value * tree.visits[block]
+            guard = tree.child[0, A.GUARD_C]
+            assert tree.reward[guard] == 0.0
+        specs = ("ismcts:iterations=200:backend=cpu", "ismcts:iterations=200", "ismcts:iterations=200:rollout=fast")
+        for spec in specs:  # rollout=fast: the reference search with kernel rollouts, a draw returning (0, 0)
+            assert make_agent(spec).act(state.infoset(1), random.Random(1)) == A.BLOCK, spec
+    state = Edelweiss().load_position(draw_or_lose({"deck_out_tie": "draw"}))
+    assert k.rollout(state, "heuristic", 0) == (0.0, 0.0)  # the heuristic blocks: the kernel rollout's draw
+    state.apply(A.BLOCK)
+    assert state.is_terminal() and state.returns() == (0.0, 0.0)
+
+
+def guard_or_lose(rules: dict[str, str]) -> dict:
+    """Accel 2, P2 (GARU, Guardian) attacked with an empty hand, one tapped heart and no spade: only the
+    Symbolic field guard that rule accel2_guardian=symbolic_too keeps can save the game (E8.1)."""
+    return {
+        "game": "edelweiss",
+        "config": {"deck": "skills", "standard": "accel2", "characters": {"P1": "EAGLE", "P2": "GARU"},
+                   "rules": rules},
+        "turn": 8, "turn_player": "P1", "window": "defense", "deck": ["2S", "3S", "4S", "2C", "3C"],
+        "discard": [], "players": {"P1": {"hand": ["4H"], "field": ["5S:T"]}, "P2": {"hand": [], "field": ["7H:T"]}},
+        "attack": {"spade": "5S", "defense": None, "guard_card": None, "blocker": None, "counter": False,
+                   "pursuit_club": None},
+        "winner": None,
+    }  # fmt: skip
+
+
+def test_the_search_uses_the_field_guard_a_rule_allows() -> None:
+    from cardlab.games.edelweiss import EdelweissAction as A
+
+    row = k.from_position(guard_or_lose({}))  # E8.1 Accel 2: no field guard of a heart, NO_DEFENSE is forced
+    assert k.current_player(row) == -1 and row[k.WINNER] == 0
+    position = guard_or_lose({"accel2_guardian": "symbolic_too"})
+    state = Edelweiss().load_position(position)
+    assert state.legal_actions() == (A.FIELD_GUARD_H, A.NO_DEFENSE)
+    root = k.from_position(position)
+    assert k.legal_ids(root) == [A.FIELD_GUARD_H, A.NO_DEFENSE]
+    assert s.search_action(root, 200, seed=3) == A.FIELD_GUARD_H
+    assert make_agent("ismcts:iterations=200:backend=cpu").act(state.infoset(1), random.Random(2)) == A.FIELD_GUARD_H
+
+
+def test_kernel_games_with_search_seats_play_the_rules() -> None:
+    """`play_agents` (and the lab's `EdelweissKernels.run` for a search seat) deal and play under the
+    config's rules: drawn deck-outs occur under deck_out_tie=draw (winner -1, reason deck_out), never
+    without it; turns stay within E6.3's bound under the rules' deal."""
+    from cardlab.games.edelweiss.kernels import EdelweissKernels
+
+    specs = ("ismcts:iterations=40:backend=cpu", "heuristic")
+    for name in ("deck_out_tie=draw/short", "all five/symbolic", "opening_hand=6/accel2"):
+        config = RULE_CONFIGS[name]
+        batch = s.play_agents(config, *specs, 200, 7)
+        draws = int((batch.winner == -1).sum())
+        assert (draws > 0) == (config.rule("deck_out_tie") == "draw"), (name, draws)
+        assert (batch.reason[batch.winner == -1] == k.REASON_DECK_OUT).all()
+        assert batch.turns.max() <= kernel_turn_limit(config)
+    config = RULE_CONFIGS["deck_out_tie=draw/short"]
+    run = EdelweissKernels().run(config.to_json(), specs, 200, 7, "cpu")
+    again = s.play_agents(config, *specs, 200, 7)
+    assert np.array_equal(run.winner, again.winner) and (run.winner == -1).sum() > 0

@@ -20,6 +20,11 @@ All with fixed seeds (deterministic), on whatever device JAX picks (CPU in CI):
    checks the heuristic policy inside `play_one`. Each test must not reject at alpha = 0.001.
    The step-level comparison with numba alone runs 8,000 positions by default, 100,000 when slow.
 3. Determinism: the same seed gives the same games; another seed gives others.
+4. Rule options (`test_edelweiss_cpu.RULE_CONFIGS`): the lockstep of 1 over every rule config (with
+   states where a field-guard rule changes the defense and boards just before a deck-out), draw steps
+   (turn 1 under first_draw, deck-outs under deck_out_tie) against the numba loader, the JAX deal's
+   zone sizes, heuristic games' distribution with draws against numba, and the lab's gpu engine; each
+   counts the situations the rules change and requires them.
 """
 
 from __future__ import annotations
@@ -38,14 +43,26 @@ import jax.numpy as jnp  # noqa: E402
 
 from cardlab.fast import edelweiss_cpu as k  # noqa: E402
 from cardlab.fast import edelweiss_jax as kj  # noqa: E402
-from cardlab.games.edelweiss import EdelweissAction, EdelweissConfig  # noqa: E402
+from cardlab.games.edelweiss import (  # noqa: E402
+    Edelweiss,
+    EdelweissAction,
+    EdelweissConfig,
+)
+from cardlab.games.edelweiss.cards import Window  # noqa: E402
 from cardlab.games.edelweiss.heuristic import choose  # noqa: E402
 from tests.fast.test_edelweiss_cpu import (  # noqa: E402
+    RULE_CONFIGS,
+    draw_variant,
+    guard_rule_changes_play,
     homogeneity_p,
+    kernel_turn_limit,
     pick,
     random_start,
     ref_legal,
+    turn_one_draw_variant,
     two_proportion_p,
+    walk,
+    without_rules,
 )
 
 POSITIONS = 300
@@ -86,10 +103,22 @@ def batched() -> dict[str, Any]:
 def test_step_level_sameness_with_numba_and_reference(batched: dict[str, Any]) -> None:
     rng = random.Random(20251207)
     states = [random_start(index, rng, long_games=index % 2 == 1) for index in range(POSITIONS)]
+    counts = lockstep(batched, states, [index % 2 == 1 for index in range(POSITIONS)], rng)
+    windows = {window for window in counts if window in {str(w) for w in Window}}
+    assert windows == {"main", "special_summon", "attack", "intercept", "defense", "counter", "pursuit", "over"}
+    assert counts["decisions"] > 3 * POSITIONS  # heuristic compared at over a thousand decisions
+
+
+def lockstep(batched: dict[str, Any], states: list[Any], long_games: list[bool], rng: random.Random) -> Counter[str]:
+    """`CONTINUATION_STEPS` random steps through the vmapped JAX `step`, the numba `apply_action` and the
+    reference `apply`, compared after every step (rows, masks, positions, heuristic choices). Returns
+    the windows seen, the decisions compared, and the rule situations met: field guards a rule adds
+    (played half the time) or removes at a defense window (against the same position without rules),
+    and drawn deck-outs."""
     rows = np.stack([k.from_position(state.position(), validate=False) for state in states])
+    rows_at_start = rows.copy()
     jax_rows = jnp.asarray(rows[:, : k.CORE_SIZE])
-    windows: Counter[str] = Counter()
-    decisions = 0
+    counts: Counter[str] = Counter()
     for step in range(CONTINUATION_STEPS + 1):
         got_rows = np.asarray(jax_rows)
         masks = np.asarray(batched["legal"](jax_rows))
@@ -102,12 +131,22 @@ def test_step_level_sameness_with_numba_and_reference(batched: dict[str, Any]) -
             assert np.flatnonzero(masks[index]).tolist() == legal, where
             position = state.position()
             assert k.to_position(got_rows[index]) == position, where
-            windows[position["window"]] += 1
+            counts[position["window"]] += 1
             if len(legal) >= 2:
                 assert choices[index] == int(choose(state, rng)), where
-                decisions += 1
+                counts["decisions"] += 1
             illegal.append(next(a for a in range(k.N_ACTIONS) if a not in legal))
-            action = pick(legal, rng, long_games=index % 2 == 1) if legal else 0  # over: any action is a no-op
+            added: list[int] = []
+            if state.window == Window.DEFENSE and state.game.config.rules:  # E8.1 under the field-guard rules
+                default = set(ref_legal(state.game.load_position(without_rules(position))))
+                added = sorted(set(legal) - default)
+                counts["field_guard_added"] += bool(added)
+                counts["field_guard_removed"] += bool(default - set(legal))
+            if added and rng.random() < 0.5:
+                action = rng.choice(added)
+                counts["field_guard_played"] += 1
+            else:  # over: any action is a no-op
+                action = pick(legal, rng, long_games=long_games[index]) if legal else 0
             actions.append(action)
             if legal and step < CONTINUATION_STEPS:
                 state.apply(EdelweissAction(action))
@@ -117,8 +156,10 @@ def test_step_level_sameness_with_numba_and_reference(batched: dict[str, Any]) -
         unchanged = batched["step"](jax_rows, jnp.asarray(illegal, dtype=jnp.int32))
         assert np.array_equal(np.asarray(unchanged), got_rows), f"illegal actions at step {step}"
         jax_rows = batched["step"](jax_rows, jnp.asarray(actions, dtype=jnp.int32))
-    assert set(windows) == {"main", "special_summon", "attack", "intercept", "defense", "counter", "pursuit", "over"}
-    assert decisions > 3 * POSITIONS  # heuristic compared at over a thousand decisions
+    final = np.asarray(jax_rows)
+    drawn = (final[:, k.WINDOW] == k.W_OVER) & (final[:, k.WINNER] == -1)
+    counts["tie_draw"] = int((drawn & (rows_at_start[:, k.WINDOW] != k.W_OVER)).sum())  # drawn by these steps
+    return counts
 
 
 def test_draw_step_and_deck_out_match_the_numba_loader(batched: dict[str, Any]) -> None:
@@ -164,16 +205,20 @@ def test_deal_gives_a_valid_opening_position() -> None:
 # -- 2. distribution level ----------------------------------------------------------------------
 
 
-def _mixed_batch(policy_p1: str, policy_p2: str, per_config: int, seed: int) -> dict[str, tuple[np.ndarray, ...]]:
-    """One JAX call over all `DISTRIBUTION_CONFIGS` (configs are traced: a single compilation)."""
+def _mixed_batch(
+    policy_p1: str, policy_p2: str, per_config: int, seed: int, configs: dict[str, EdelweissConfig] | None = None
+) -> dict[str, tuple[np.ndarray, ...]]:
+    """One JAX call over all `configs` (`DISTRIBUTION_CONFIGS` by default; configs are traced: a single
+    compilation)."""
+    configs = DISTRIBUTION_CONFIGS if configs is None else configs
     codes = jnp.concatenate(
-        [jnp.broadcast_to(kj.config_array(config), (per_config, 4)) for config in DISTRIBUTION_CONFIGS.values()]
+        [jnp.broadcast_to(kj.config_array(config), (per_config, kj.N_CODES)) for config in configs.values()]
     )
     keys = jax.random.split(jax.random.key(seed), codes.shape[0])
     results = [np.asarray(values) for values in kj.play_codes(keys, codes, policy_p1, policy_p2)]
     return {
         name: tuple(values[i * per_config : (i + 1) * per_config] for values in results)
-        for i, name in enumerate(DISTRIBUTION_CONFIGS)
+        for i, name in enumerate(configs)
     }
 
 
@@ -275,3 +320,172 @@ def test_step_level_sameness_with_numba_on_many_positions(batched: dict[str, Any
         np.testing.assert_array_equal(jax_rows, rows[:, : k.CORE_SIZE])
         numba_masks = np.array([k.legal_mask(r) for r in rows])
         np.testing.assert_array_equal(np.asarray(batched["legal"](jnp.asarray(rows[:, : k.CORE_SIZE]))), numba_masks)
+
+
+# -- 4. rule options (issue #17) --------------------------------------------------------------------
+
+
+def changed_guard_state(game: Edelweiss, rng: random.Random, tries: int = 80) -> Any:
+    """A reference state at a defense window where the config's field-guard rules change the legal set
+    (against the same position without rules), reached by random play that empties hands; or None."""
+    for _ in range(tries):
+        state = game.new_state(rng.getrandbits(32), record_events=False)
+        for _ in range(300):
+            if state.current_player() is None:
+                break
+            if state.window == Window.DEFENSE:
+                default = ref_legal(game.load_position(without_rules(state.position())))
+                if default != ref_legal(state):
+                    return state
+            walk(state, rng, 1, long_games=True, empty_hands=True)
+    return None
+
+
+def rule_start_states(rng: random.Random) -> tuple[list[Any], list[bool]]:
+    """`POSITIONS` reference states over every `RULE_CONFIGS` entry (the batch shape of the default test,
+    so one compilation serves both): random starts; for the configs whose field-guard rules change play,
+    half of them at a defense window where they do; under deck_out_tie=draw, some just before a deck-out."""
+    names = list(RULE_CONFIGS)
+    states, long_games = [], []
+    index = 0
+    while len(states) < POSITIONS:
+        config = RULE_CONFIGS[names[index % len(names)]]
+        game = Edelweiss(config)
+        long_game = index % 3 != 0
+        found = changed_guard_state(game, rng) if guard_rule_changes_play(config) and index % 2 == 0 else None
+        if found is None and config.rule("deck_out_tie") == "draw" and index % 3 == 1:
+            found = deck_out_state(game, rng)  # the next draw step is a deck-out, a draw with equal hands
+        if found is not None:
+            state, long_game = found, True
+        else:
+            state = game.new_state(rng.getrandbits(32), record_events=False)
+            walk(state, rng, rng.randrange(150 if long_game else 45), long_game, empty_hands=index % 3 == 2)
+        states.append(state)
+        long_games.append(long_game)
+        index += 1
+    return states, long_games
+
+
+def test_step_level_sameness_under_rule_options(batched: dict[str, Any]) -> None:
+    """Every rule option (`RULE_CONFIGS`: each non-default value, alone and combined) in lockstep with the
+    numba kernel and the reference: rows (RULES and OPENING_HAND included), masks, positions (their
+    config's rules included) and heuristic choices after every step. Field guards a rule adds (and
+    played) or removes, and deck-outs drawn by the JAX steps, must occur."""
+    rng = random.Random(20251208)
+    states, long_games = rule_start_states(rng)
+    counts = lockstep(batched, states, long_games, rng)
+    for situation in ("field_guard_added", "field_guard_played", "field_guard_removed", "tie_draw"):
+        assert counts[situation] > 0, (situation, counts)
+    assert counts["decisions"] > 3 * POSITIONS
+
+
+def deck_out_state(game: Edelweiss, rng: random.Random) -> Any:
+    """A reference state at an attack window with an empty deck (the next draw step is a deck-out)."""
+    while True:
+        state = game.new_state(rng.getrandbits(32), record_events=False)
+        while state.current_player() is not None:
+            if state.window == Window.ATTACK and not state.deck:
+                return state
+            walk(state, rng, 1, long_games=True, empty_hands=False)
+
+
+def test_draw_steps_under_rule_options_match_the_numba_loader(batched: dict[str, Any]) -> None:
+    """Draw steps advanced by JAX against the numba loader under every rule config: each deal moved back
+    to turn 1's draw step (skipped under first_draw=no) and, with deck_out_tie=draw, boards whose next
+    draw step is a deck-out (drawn with equal hands). Skips and drawn deck-outs must occur."""
+    rng = random.Random(6)
+    raw, expected, skips, ties = [], [], 0, 0
+    names = list(RULE_CONFIGS)
+    index = 0
+    while len(raw) < 240:
+        config = RULE_CONFIGS[names[index % len(names)]]
+        game = Edelweiss(config)
+        index += 1
+        if config.rule("deck_out_tie") == "draw" and index % 2 == 0:
+            position = deck_out_state(game, rng).position()
+            variant = draw_variant(position)
+        else:
+            position = game.new_state(rng.getrandbits(32), record_events=False).position()
+            if position["turn"] != 1 or position["window"] != "main":
+                continue
+            variant = turn_one_draw_variant(position)
+        row = k.from_position(position, validate=False)  # a resting board, moved to the variant's draw step
+        row[k.TURN], row[k.TURN_PLAYER] = variant["turn"], ("P1", "P2").index(variant["turn_player"])
+        row[k.WINDOW] = k.W_DRAW
+        loaded = k.from_position(variant)
+        raw.append(row)
+        expected.append(loaded)
+        if variant["turn"] == 1 and loaded[k.DECK_LEN] == row[k.DECK_LEN]:
+            assert config.rule("first_draw") == "no"
+            skips += 1
+        ties += loaded[k.WINDOW] == k.W_OVER and loaded[k.WINNER] == -1
+    got = np.asarray(batched["advance"](jnp.asarray(np.stack(raw)[:, : k.CORE_SIZE])))
+    for index, row in enumerate(expected):
+        assert np.array_equal(got[index], row[: k.CORE_SIZE]), f"draw variant {index}"
+    assert skips > 0 and ties > 0, (skips, ties)
+
+
+def test_deal_under_rule_options() -> None:
+    """The JAX deal honours opening_hand (E1.4) and first_draw (E3.2): every zone has the size the rules
+    give, and the position (with the config's rules) loads in the reference engine."""
+    deal = jax.jit(jax.vmap(kj.deal, in_axes=(0, None)))
+    for name, config in RULE_CONFIGS.items():
+        game = Edelweiss(config)
+        draws_before = 0 if config.rule("first_draw") == "no" else 1
+        rows = np.asarray(deal(jax.random.split(jax.random.key(2), 8), kj.config_array(config)))
+        for row in rows:
+            position = k.to_position(row)
+            assert position["config"].get("rules") == (dict(config.rules) or None), name
+            assert game.load_position(position).position() == position, name
+            size = k.DECK_SIZE_OF_KIND[row[k.DECK_KIND]] - 2 * game.opening_hand
+            assert len(position["deck"]) == size - (row[k.TURN] - 1 + draws_before), name
+            if row[k.TURN] == 1:
+                assert len(position["players"]["P2"]["hand"]) == game.opening_hand, name
+
+
+JAX_RULE_DISTRIBUTION = [
+    "deck_out_tie=draw/short",
+    "all five/symbolic",
+    "tie+guard+hand/accel2",
+    "opening_hand=6/accel2",
+]
+"""Rule configs of the game-level comparison (heuristic play reaches drawn deck-outs in about a quarter of
+the games under deck_out_tie=draw)."""
+
+
+@pytest.fixture(scope="module")
+def heuristic_rule_games() -> dict[str, tuple[np.ndarray, ...]]:
+    configs = {name: RULE_CONFIGS[name] for name in JAX_RULE_DISTRIBUTION}
+    return _mixed_batch("heuristic", "heuristic", CI_JAX_GAMES, seed=25, configs=configs)
+
+
+@pytest.mark.parametrize("name", JAX_RULE_DISTRIBUTION)
+def test_heuristic_games_under_rule_options_have_the_numba_distribution(
+    name: str, heuristic_rule_games: dict[str, tuple[np.ndarray, ...]]
+) -> None:
+    """Heuristic-vs-heuristic games under rule options: the winner mix with draws (winner -1, reason
+    deck_out), reasons, lengths and decisions agree with the numba kernel's; E6.3's bound under the rules."""
+    config = RULE_CONFIGS[name]
+    games = heuristic_rule_games[name]
+    numba_games = k.play_config(config, "heuristic", "heuristic", NUMBA_GAMES // 2, seed=26)
+    _assert_same_distribution(games, numba_games)
+    p = homogeneity_p(Counter(games[0].tolist()), Counter(numba_games[0].tolist()))
+    assert p >= ALPHA, f"winner (P1 / P2 / draw): p = {p:.2g}"
+    winner, reason, turns, _ = games
+    draws = int((winner == -1).sum())
+    assert (draws > 100) == (config.rule("deck_out_tie") == "draw"), draws
+    assert (reason[winner == -1] == k.REASON_DECK_OUT).all()
+    assert turns.min() >= 1 and turns.max() <= kernel_turn_limit(config)
+
+
+def test_the_lab_gpu_engine_plays_the_configs_rules() -> None:
+    """`EdelweissKernels.run(..., "gpu")` passes a config JSON's rules to the JAX kernel: its games are
+    `play_batch`'s under those rules, draws reported as winner -1."""
+    from cardlab.games.edelweiss.kernels import EdelweissKernels
+
+    config = RULE_CONFIGS["deck_out_tie=draw/short"]
+    n = CI_JAX_GAMES * len(JAX_RULE_DISTRIBUTION)  # the batch shape compiled above
+    run = EdelweissKernels().run(config.to_json(), ("heuristic", "heuristic"), n, 9, "gpu")
+    direct = kj.play_batch(config, "heuristic", "heuristic", n, 9)
+    assert np.array_equal(run.winner, direct[0]) and np.array_equal(run.turns, direct[2])
+    assert (run.winner == -1).sum() > 100

@@ -6,9 +6,9 @@ played for the balance lab. `tests/fast/test_edelweiss_cpu.py` proves the two eq
 sets and E14.5 positions after every step, heuristic decisions, and game-level statistics.
 
 State layout: one int64 row of `ROW_SIZE` per game (`new_row()`), offsets below. The first
-`CORE_SIZE` slots are the game itself (shared with the JAX kernel); the field index after them is
-derived from the fields and kept in step with them, so that finding "the oldest upright club"
-(E14.2) is one count-trailing-zeros instead of a scan.
+`CORE_SIZE` slots are the game itself, its rule options included (shared with the JAX kernel); the
+field index after them is derived from the fields and kept in step with them, so that finding "the
+oldest upright club" (E14.2) is one count-trailing-zeros instead of a scan.
 
 | offset | name | meaning |
 |---|---|---|
@@ -25,7 +25,7 @@ derived from the fields and kept in step with them, so that finding "the oldest 
 | 12 | BLOCKER | blocking heart, -1 none |
 | 13 | COUNTER | 1 when a counter was caused (E5.4) |
 | 14 | PURSUIT_CLUB | pursuit club (E5.5), -1 none |
-| 15 | WINNER | -1 none, 0 P1, 1 P2 (E6) |
+| 15 | WINNER | -1 none (or a drawn deck-out: WINDOW over, REASON deck_out), 0 P1, 1 P2 (E6) |
 | 16 | REASON | -1 none, 0 attack (E6.1), 1 deck_out (E6.2) |
 | 17 | DECK_LEN | cards in the deck |
 | 18 | DISCARD_LEN | cards in the discard pile |
@@ -35,15 +35,22 @@ derived from the fields and kept in step with them, so that finding "the oldest 
 | 37..88 | DECK | 52 slots, bottom first: the top card is DECK[DECK_LEN - 1] (as the reference list) |
 | 89..140 | DISCARD | 52 slots, oldest first (E2.4) |
 | 141..220 | FIELD | 2 x 40 slots, arrival order (E14.2), entry = card * 2 + tapped (E2.3) |
-| 221..236 | FIELD_INDEX | player p, pattern suit * 2 + tapped at 221 + 8p + pattern: bit i set = field entry i has it |
+| 221 | RULES | rule options (`variants.RULE_OPTIONS`) as bits, 0 at the defaults: 1 first_draw=no (E3.2), \
+2 accel2_guardian=symbolic_too (E8.1), 4 symbolic_field_guard=spades (E8.1), 8 deck_out_tie=draw (E6.2) |
+| 222 | OPENING_HAND | rule opening_hand (E1.4): 0 standard (4, or 5 in a skills game), else the cards per hand, 3..6 |
+| 223..238 | FIELD_INDEX | player p, pattern suit * 2 + tapped at 223 + 8p + pattern: bit i set = field entry i has it |
 
 A card id is `rank_index * 4 + suit` (suits S, H, C, D = 0..3), as in `games/edelweiss/cards.py`.
 Hands as per-suit rank bit sets make E14.2 ("lowest rank of the suit") a lowest-set-bit, and the
 canonical hand order of E14.5 falls out of walking ranks then suits.
 
 Entry points: `legal_mask`, `apply_action`, `advance`, `current_player`, `random_action`, `heuristic_action`,
-`deal`, `play_from`, `play_batch` (all `@njit`), the Python converters `from_position` / `to_position`, and
-`play_config` (a `play_batch` wrapper taking an `EdelweissConfig`).
+`deal`, `play_from`, `play_batch` (all `@njit`), the Python converters `from_position` / `to_position`,
+`config_codes` / `rule_codes` (an `EdelweissConfig` as kernel arguments), and `play_config` (a `play_batch`
+wrapper taking an `EdelweissConfig`). Every rule option of `variants.RULE_OPTIONS` is honoured: RULES and
+OPENING_HAND are set by `deal` / `from_position` and written back by `to_position`; the draw step reads
+first_draw and deck_out_tie, the deal opening_hand, the defense window's legal bits the two field-guard
+rules. A drawn game (deck_out_tie=draw) ends with WINNER -1 and REASON deck_out.
 
 Speed notes (each measured, see BENCHMARKS.md): the per-step functions are inlined into their
 callers at numba IR level (`inline="always"`): numba passes an array argument as seven machine
@@ -84,7 +91,9 @@ HAND, REVEALED = 21, 29
 DECK, DECK_CAP = 37, 52
 DISCARD, DISCARD_CAP = 89, 52
 FIELD, FIELD_CAP = 141, 40  # at most 39 non-diamonds exist (E2.2), so a field never overflows
-CORE_SIZE = FIELD + 2 * FIELD_CAP
+RULES = FIELD + 2 * FIELD_CAP
+OPENING_HAND = RULES + 1
+CORE_SIZE = OPENING_HAND + 1
 FIELD_INDEX = CORE_SIZE
 ROW_SIZE = FIELD_INDEX + 2 * 8
 
@@ -92,6 +101,15 @@ DECK_KINDS = ("full", "short", "skills")
 STANDARDS = (None, "symbolic", "accel2")
 DECK_SIZE_OF_KIND = (52, 36, 36)  # E1.1
 HAND_SIZE_OF_KIND = (4, 4, 5)  # E1.4
+
+RULE_NO_FIRST_DRAW, RULE_ACCEL2_SYMBOLIC_GUARD, RULE_GUARD_SPADES_ONLY, RULE_TIE_DRAW = 1, 2, 4, 8
+RULE_BITS = (
+    ("first_draw", "no", RULE_NO_FIRST_DRAW),
+    ("accel2_guardian", "symbolic_too", RULE_ACCEL2_SYMBOLIC_GUARD),
+    ("symbolic_field_guard", "spades", RULE_GUARD_SPADES_ONLY),
+    ("deck_out_tie", "draw", RULE_TIE_DRAW),
+)
+"""(rule option, its non-default value, its bit in the RULES slot); opening_hand has a slot of its own."""
 
 POLICY_RANDOM, POLICY_HEURISTIC = 0, 1
 POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
@@ -297,10 +315,18 @@ def _finish(row: np.ndarray, winner: int, reason: int) -> None:
 
 @njit(cache=True, inline="always")
 def _draw_step(row: np.ndarray) -> None:
-    """E3.2: deck-out check (E6.2, a tie goes to P2), draw the top card, untap the turn player's field."""
+    """E3.2: deck-out check (E6.2, a tie goes to P2), draw the top card, untap the turn player's field.
+
+    Rule options: deck_out_tie=draw makes a tie a draw (WINNER -1); first_draw=no skips turn 1's draw
+    and untap, going straight to the main step."""
     tp = _turn_player(row)
     if row[DECK_LEN] == 0:
-        _finish(row, 0 if _hand_size(row, 0) > _hand_size(row, 1) else 1, REASON_DECK_OUT)
+        p1, p2 = _hand_size(row, 0), _hand_size(row, 1)
+        tie_draw = p1 == p2 and (row[RULES] & RULE_TIE_DRAW) != 0
+        _finish(row, -1 if tie_draw else (0 if p1 > p2 else 1), REASON_DECK_OUT)
+        return
+    if row[TURN] == 1 and (row[RULES] & RULE_NO_FIRST_DRAW) != 0:
+        row[WINDOW] = W_MAIN
         return
     row[DECK_LEN] -= 1
     card = row[DECK + (row[DECK_LEN] & 63)]
@@ -450,13 +476,17 @@ def _legal_bits(row: np.ndarray) -> int:
         if _find(row, defender, UPRIGHT_HEART) >= 0:
             bits |= 1 << A_BLOCK
         if row[SKILLS + defender] & GUARDIAN:
-            if row[STANDARD] == 2:  # Accel 2: tapped spades only, any hand size
-                if _find(row, defender, S * 2 + 1) >= 0:
-                    bits |= 1 << A_FIELD_GUARD_S
-            elif empty_hand:  # Symbolic: empty hand, any tapped card
-                for suit in range(3):
-                    if _find(row, defender, suit * 2 + 1) >= 0:
-                        bits |= 1 << (A_FIELD_GUARD_S + suit)
+            rules = row[RULES]
+            # Symbolic: empty hand, any tapped card (rule symbolic_field_guard=spades: tapped spades only).
+            symbolic = 0
+            if empty_hand:
+                symbolic = 1 if (rules & RULE_GUARD_SPADES_ONLY) != 0 else 7
+            suits = symbolic
+            if row[STANDARD] == 2:  # Accel 2: tapped spades, any hand size (+ Symbolic's by rule accel2_guardian)
+                suits = 1 | (symbolic if (rules & RULE_ACCEL2_SYMBOLIC_GUARD) != 0 else 0)
+            index = FIELD_INDEX + 8 * defender + 1  # the tapped patterns: suit * 2 + 1
+            tapped = (row[index] != 0) * 1 | (row[index + 2] != 0) * 2 | (row[index + 4] != 0) * 4
+            bits |= (tapped & suits) << A_FIELD_GUARD_S  # suits: bit s = a tapped s may be field-guarded
         return bits
     if window == W_INTERCEPT:  # E5.2 ruling: Lionheart needs a tapped heart
         if _find(row, defender, UPRIGHT_CLUB) >= 0 and _find(row, defender, TAPPED_HEART) >= 0:
@@ -672,15 +702,26 @@ def _seed_rng(rng: np.ndarray, seed: int, game: int) -> None:
 
 
 @njit(cache=True)
-def deal(row: np.ndarray, deck_kind: int, standard: int, characters: np.ndarray, rng: np.ndarray) -> int:
+def deal(
+    row: np.ndarray,
+    deck_kind: int,
+    standard: int,
+    characters: np.ndarray,
+    rng: np.ndarray,
+    rules: int = 0,
+    opening_hand: int = 0,
+) -> int:
     """Set up a new game (E1, E7.1) with the kernel's own RNG and advance to the first choice.
 
     `characters` is int[2] of character indices; -1 (skills deck) picks P1's then P2's at random,
-    before the shuffle, as the reference does. Returns the legal count at the first resting point.
+    before the shuffle, as the reference does. `rules` and `opening_hand` are the RULES and
+    OPENING_HAND slots (`rule_codes`). Returns the legal count at the first resting point.
     """
     row[:] = 0
     row[DECK_KIND] = deck_kind
     row[STANDARD] = standard
+    row[RULES] = rules
+    row[OPENING_HAND] = opening_hand
     for p in range(2):
         char = characters[p]
         if deck_kind == 2 and char < 0:
@@ -695,7 +736,7 @@ def deal(row: np.ndarray, deck_kind: int, standard: int, characters: np.ndarray,
     row[REASON] = -1
     _clear_attack(row)
     size = DECK_SIZE_OF_KIND[deck_kind]
-    hand = HAND_SIZE_OF_KIND[deck_kind]
+    hand = opening_hand if opening_hand > 0 else HAND_SIZE_OF_KIND[deck_kind]  # E1.4 (rule opening_hand)
     # The shuffle runs in place in the deck slots (bottom first); the hands come off the top.
     for i in range(size):
         row[DECK + i] = i
@@ -754,12 +795,15 @@ def play_batch(
     policy_p2: int,
     n_games: int,
     seed: int,
+    rules: int = 0,
+    opening_hand: int = 0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Play `n_games` games in parallel; game i uses `game_rng(seed, i)` for its deal and random moves.
 
     `deck_kind` 0/1/2 (full/short/skills), `standard` 0/1/2 (none/symbolic/accel2), `characters`
-    int[2] (-1: random per game), policies 0 random / 1 heuristic. Returns per game: winner (0 P1,
-    1 P2), reason (0 attack, 1 deck_out), the final turn number and the number of decisions.
+    int[2] (-1: random per game), policies 0 random / 1 heuristic, `rules` / `opening_hand` the rule
+    options (`rule_codes`). Returns per game: winner (0 P1, 1 P2, -1 a draw: rule deck_out_tie),
+    reason (0 attack, 1 deck_out), the final turn number and the number of decisions.
     """
     winner = np.empty(n_games, dtype=np.int8)
     reason = np.empty(n_games, dtype=np.int8)
@@ -771,7 +815,7 @@ def play_batch(
         rng = np.empty(1, dtype=np.uint64)
         for game in range(block * _BLOCK_GAMES, min(n_games, (block + 1) * _BLOCK_GAMES)):
             _seed_rng(rng, seed, game)
-            deal(row, deck_kind, standard, characters, rng)
+            deal(row, deck_kind, standard, characters, rng, rules, opening_hand)
             decisions[game] = _play_one(row, policy_p1, policy_p2, rng)
             winner[game] = row[WINNER]
             reason[game] = row[REASON]
@@ -788,12 +832,29 @@ def config_codes(config: EdelweissConfig) -> tuple[int, int, np.ndarray]:
     return deck_kind, standard, characters
 
 
+def rule_codes(config: EdelweissConfig) -> tuple[int, int]:
+    """(RULES bit set, OPENING_HAND) of a config's rule options; (0, 0) at the defaults."""
+    bits = sum(bit for name, value, bit in RULE_BITS if config.rule(name) == value)
+    hand = config.rule("opening_hand")
+    return bits, 0 if hand == "standard" else int(hand)
+
+
+def rules_of(rules: int, opening_hand: int) -> dict[str, str]:
+    """The config `rules` (non-default values only) of a row's RULES and OPENING_HAND slots."""
+    out = {name: value for name, value, bit in RULE_BITS if rules & bit}
+    if opening_hand:
+        out["opening_hand"] = str(opening_hand)
+    return out
+
+
 def play_config(
     config: EdelweissConfig, policy_p1: str, policy_p2: str, n_games: int, seed: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """`play_batch` for an `EdelweissConfig` and policy names ("random", "heuristic")."""
+    """`play_batch` for an `EdelweissConfig` (its rule options included) and policy names ("random", "heuristic")."""
     deck_kind, standard, characters = config_codes(config)
-    return play_batch(deck_kind, standard, characters, POLICIES[policy_p1], POLICIES[policy_p2], n_games, seed)
+    rules, opening_hand = rule_codes(config)
+    policies = POLICIES[policy_p1], POLICIES[policy_p2]
+    return play_batch(deck_kind, standard, characters, *policies, n_games, seed, rules, opening_hand)
 
 
 # -- E14.5 position converters -----------------------------------------------------------------
@@ -822,6 +883,7 @@ def from_position(position: Mapping[str, Any], *, validate: bool = True) -> np.n
     row = new_row()
     row[DECK_KIND] = deck_kind
     row[STANDARD] = standard
+    row[RULES], row[OPENING_HAND] = rule_codes(config)
     for p in range(2):
         row[CHAR + p] = characters[p] if config.skills else -1
         row[SKILLS + p] = CHARACTER_SKILLS[characters[p]] if config.skills else 0
@@ -854,9 +916,9 @@ def from_position(position: Mapping[str, Any], *, validate: bool = True) -> np.n
         row[BLOCKER] = _parse_optional(attack.get("blocker"))
         row[COUNTER] = bool(attack.get("counter", False))
         row[PURSUIT_CLUB] = _parse_optional(attack.get("pursuit_club"))
-    winner = position.get("winner")
+    winner, reason = position.get("winner"), position.get("win_reason")  # over without a winner: a drawn deck-out
     row[WINNER] = -1 if winner is None else ("P1", "P2").index(winner)
-    row[REASON] = -1 if winner is None else REASON_NAMES.index(position["win_reason"])
+    row[REASON] = -1 if reason is None or row[WINDOW] != W_OVER else REASON_NAMES.index(reason)
     if row[WINDOW] != W_OVER:
         advance(row)
     return row
@@ -874,7 +936,8 @@ def to_position(row: np.ndarray, config: EdelweissConfig | None = None) -> dict[
     """
     if config is None or (config.skills and config.characters is None):
         chars = None if row[DECK_KIND] != 2 else (CHARACTER_IDS[row[CHAR]], CHARACTER_IDS[row[CHAR + 1]])
-        config = EdelweissConfig(DECK_KINDS[row[DECK_KIND]], STANDARDS[row[STANDARD]], chars)
+        rules = rules_of(int(row[RULES]), int(row[OPENING_HAND]))
+        config = EdelweissConfig(DECK_KINDS[row[DECK_KIND]], STANDARDS[row[STANDARD]], chars, tuple(rules.items()))
     window = int(row[WINDOW])
     data: dict[str, Any] = {
         "game": "edelweiss",
@@ -904,7 +967,7 @@ def to_position(row: np.ndarray, config: EdelweissConfig | None = None) -> dict[
     else:
         data["attack"] = None
     data["winner"] = None if row[WINNER] < 0 else ("P1", "P2")[row[WINNER]]
-    if row[WINNER] >= 0:
+    if window == W_OVER:  # a drawn deck-out (rule deck_out_tie) is over without a winner
         data["win_reason"] = REASON_NAMES[row[REASON]]
     if any(row[REVEALED : REVEALED + 8]):
         data["revealed"] = {name: _cards_of(row, REVEALED + 4 * p) for p, name in enumerate(("P1", "P2"))}
@@ -921,7 +984,9 @@ def rollout(state: Any, policy: str, seed: int) -> tuple[float, float]:
 
     The state is converted through its position JSON without re-validation (it is already a
     valid state); the kernel then plays both seats with `policy` from the RNG stream (seed, 0).
+    A draw (rule deck_out_tie) returns (0, 0), as `State.returns`.
     """
     row = from_position(state.position(), validate=False)
     play_from(row, POLICIES[policy], POLICIES[policy], game_rng(seed, 0))
-    return (1.0, -1.0) if row[WINNER] == 0 else (-1.0, 1.0)
+    winner = row[WINNER]
+    return (0.0, 0.0) if winner < 0 else (1.0, -1.0) if winner == 0 else (-1.0, 1.0)

@@ -4,7 +4,9 @@ The same search as the reference `cardlab.agents.ismcts` (Cowling, Powley & Whit
 each iteration re-deals what the searching player cannot know, descends one tree keyed by action
 histories with UCB over availability counts, expands one node, finishes the game with a rollout
 policy (random or the compiled heuristic, both seats) and backs the result up for the player who
-made each move. The final choice is the most visited legal move (ties: the lowest action id).
+made each move (a draw, rule deck_out_tie, as half a win). The final choice is the most visited
+legal move (ties: the lowest action id). Rows carry their config's rule options (RULES,
+OPENING_HAND), so every world is searched under the game's rules.
 
 What the searcher may know (E2.5, `EdelweissState.hidden_cards`): its own hand, both fields, the
 discard pile, hand and deck sizes, and the opponent's Diamond-Dust reveals. Each iteration pools
@@ -65,6 +67,7 @@ from cardlab.fast.edelweiss_cpu import (
     deal,
     from_position,
     game_rng,
+    rule_codes,
 )
 from cardlab.games.edelweiss.config import EdelweissConfig
 
@@ -275,6 +278,8 @@ def _search(
             visits[visited] += 1
             if owner[visited] == winner:
                 reward[visited] += 1.0
+            elif winner < 0:  # a draw (rule deck_out_tie): returns 0, half a win, as the reference backs it up
+                reward[visited] += 0.5
         done += 1
         if stop_early and iterations > 0 and (done & 15) == 0 and _decided(child, visits, root_bits, iterations - done):
             break
@@ -350,7 +355,8 @@ def choose(
     """The search's action id for the player to move in a reference state.
 
     Given an InfoSet's canonical world, whose unknown cards are sorted, so the answer depends on
-    nothing the player may not know (the search re-deals those cards anyway).
+    nothing the player may not know (the search re-deals those cards anyway). The world's config
+    carries its rule options into the row, so the search plays every world under them.
     """
     root = from_position(world.position(), validate=False)
     return search_action(root, iterations, c, rollout, seed, seconds, tree)
@@ -370,8 +376,13 @@ def play_batch_agents(
     capacity: int,
     n_games: int,
     seed: int,
+    rules: int = 0,
+    opening_hand: int = 0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Play `n_games` games in parallel; each seat is random, heuristic or the search (`kinds[p]`).
+
+    `rules` / `opening_hand` are the config's rule options (`edelweiss_cpu.rule_codes`): the games and
+    every search's worlds are played under them (a drawn game has winner -1).
 
     A heuristic seat plays a random legal action with probability `epsilons[p]` (`heuristic:epsilon=E`).
 
@@ -404,7 +415,7 @@ def play_batch_agents(
         log_table = _log_table(size)
         for game in range(block * _BLOCK_GAMES, min(n_games, (block + 1) * _BLOCK_GAMES)):
             _seed_rng(rng, seed, game)
-            deal(row, deck_kind, standard, characters, rng)
+            deal(row, deck_kind, standard, characters, rng, rules, opening_hand)
             bits = _legal_bits(row)
             count = 0
             while row[WINDOW] != W_OVER:
@@ -484,9 +495,10 @@ def kernel_agent(spec: str) -> KernelAgent:
 
 
 def play_agents(config: EdelweissConfig, spec_p1: str, spec_p2: str, n_games: int, seed: int) -> AgentBatch:
-    """`play_batch_agents` for an `EdelweissConfig` and two agent specs."""
+    """`play_batch_agents` for an `EdelweissConfig` (its rule options included) and two agent specs."""
     seats = (kernel_agent(spec_p1), kernel_agent(spec_p2))
     deck_kind, standard, characters = config_codes(config)
+    rules, opening_hand = rule_codes(config)
     budgets = np.array([int(s.seconds * 1000.0 * cycles_per_ms()) if s.seconds > 0 else 0 for s in seats])
     timed = any(s.seconds > 0 for s in seats)
     capacity = TIME_CAPACITY if timed else max(2, max(s.iterations for s in seats) + 1)
@@ -503,6 +515,8 @@ def play_agents(config: EdelweissConfig, spec_p1: str, spec_p2: str, n_games: in
         capacity,
         n_games,
         seed,
+        rules,
+        opening_hand,
     )
     per_ms = cycles_per_ms()
     totals = per_seat.sum(axis=0)

@@ -8,9 +8,10 @@ values, so it can be `jax.jit`-ed and `jax.vmap`-ed over millions of games on an
 `tests/fast/test_edelweiss_jax.py` proves it equal to the numba kernel and the reference: rows,
 legal masks, positions and heuristic decisions step by step, and game-level statistics.
 
-Why a struct inside: a one-hot update of the whole 221-slot row costs 221 selects per game, so
+Why a struct inside: a one-hot update of the whole 223-slot row costs 223 selects per game, so
 the functions unpack the row into its parts (`State`: header scalars, 2x4 hand bit sets, deck,
-discard, 2x40 fields), update those with small masked selects, and pack it back at the API edge.
+discard, 2x40 fields, the rule options), update those with small masked selects, and pack it
+back at the API edge.
 
 Why one generic `_apply` instead of `lax.switch` over 21 actions: under `vmap` a switch on a
 per-game index evaluates every branch, so `_apply` is written as one pipeline of masked primitive
@@ -25,7 +26,9 @@ Entry points (row level, jit/vmap-able): `step`, `advance`, `legal_mask`, `curre
 `random_action`, `heuristic_action`, `deal`; games: `play_one`, `play_codes` (one configuration per
 game), `play_batch` (an `EdelweissConfig` and policy names, like `edelweiss_cpu.play_config`), and
 `benchmark` for games/s per batch size. The configuration (`config_array`) is traced, not static,
-so one compilation per policy pair serves every deck, standard and character pair.
+so one compilation per policy pair serves every deck, standard, character pair and rule option
+(`variants.RULE_OPTIONS`: the draw step reads first_draw and deck_out_tie, the deal opening_hand,
+the defense mask the two field-guard rules; a drawn game has winner -1).
 Random streams come from `jax.random` and differ from the numba kernel's splitmix64: batches agree
 with it in distribution, not game by game.
 """
@@ -78,6 +81,7 @@ from cardlab.fast.edelweiss_cpu import (
     HAND_SIZE_OF_KIND,
     N_ACTIONS,
     NO_CARD,
+    OPENING_HAND,
     POISON_BIND,
     POLICIES,
     POLICY_HEURISTIC,
@@ -86,6 +90,11 @@ from cardlab.fast.edelweiss_cpu import (
     REASON_ATTACK,
     REASON_DECK_OUT,
     REVEALED,
+    RULE_ACCEL2_SYMBOLIC_GUARD,
+    RULE_GUARD_SPADES_ONLY,
+    RULE_NO_FIRST_DRAW,
+    RULE_TIE_DRAW,
+    RULES,
     TAPPED_HEART,
     UPRIGHT_CLUB,
     UPRIGHT_HEART,
@@ -105,11 +114,15 @@ from cardlab.fast.edelweiss_cpu import (
     H,
     S,
     config_codes,
+    rule_codes,
 )
 from cardlab.games.edelweiss.config import EdelweissConfig
 
 A_DRAW_STEP, A_DIAMOND_DUST = N_ACTIONS, N_ACTIONS + 1
 """Pseudo-actions for the automatic steps, applied by the same `_apply` as real actions."""
+
+N_CODES = 6
+"""Length of a `config_array`: deck kind, standard, P1's and P2's character, RULES, OPENING_HAND."""
 
 Array = jax.Array
 
@@ -143,6 +156,8 @@ class State(NamedTuple):
     deck: Array  # int32[52] bottom first
     discard: Array  # int32[52] oldest first
     field: Array  # int32[2, 40] entries card * 2 + tapped, arrival order
+    rules: Array  # the RULES bit set (rule options)
+    opening_hand: Array  # the OPENING_HAND rule (0: standard)
 
 
 def unpack(row: Array) -> State:
@@ -162,6 +177,8 @@ def unpack(row: Array) -> State:
             row[DECK : DECK + DECK_CAP],
             row[DISCARD : DISCARD + DISCARD_CAP],
             row[FIELD : FIELD + 2 * FIELD_CAP].reshape(2, FIELD_CAP),
+            row[RULES],
+            row[OPENING_HAND],
         ]
     )
 
@@ -169,8 +186,9 @@ def unpack(row: Array) -> State:
 def pack(s: State) -> Array:
     """The kernel row of a `State` (inverse of `unpack`)."""
     head = jnp.stack([s.deck_kind, s.standard, *s.char, *s.skills, *s[4:17], *s.field_len])
+    tail = jnp.stack([s.rules, s.opening_hand])
     return jnp.concatenate(
-        [head, s.hand.reshape(8), s.revealed.reshape(8), s.deck, s.discard, s.field.reshape(2 * FIELD_CAP)]
+        [head, s.hand.reshape(8), s.revealed.reshape(8), s.deck, s.discard, s.field.reshape(2 * FIELD_CAP), tail]
     ).astype(jnp.int32)
 
 
@@ -293,8 +311,12 @@ def _legal(s: State) -> Array:
     block = defense & pd[UPRIGHT_HEART]  # E5.3 b
     guardian = defense & ((sk_df & GUARDIAN) != 0)  # E8.1
     tapped_present = jnp.stack([pd[S * 2 + 1], pd[H * 2 + 1], pd[C * 2 + 1]])
-    accel_guard = jnp.stack([pd[S * 2 + 1], False, False])  # Accel 2: tapped spades, any hand
-    field_guard = guardian & jnp.where(accel2, accel_guard, (h_df == 0).all() & tapped_present)
+    spade_only = jnp.array([True, False, False])
+    # Symbolic: an empty hand, any tapped card (rule symbolic_field_guard=spades: tapped spades only).
+    symbolic_suits = (h_df == 0).all() & (((s.rules & RULE_GUARD_SPADES_ONLY) == 0) | spade_only)
+    # Accel 2: tapped spades, any hand size (rule accel2_guardian=symbolic_too: Symbolic's as well).
+    accel_suits = spade_only | (symbolic_suits & ((s.rules & RULE_ACCEL2_SYMBOLIC_GUARD) != 0))
+    field_guard = guardian & jnp.where(accel2, accel_suits, symbolic_suits) & tapped_present
     club = counter & pt[UPRIGHT_CLUB]
     protect = club & accel2 & ((sk_tp & PROTECTORS) != 0)  # E8.5
     parts = [
@@ -440,9 +462,11 @@ def _apply(s: State, action: Array) -> State:
     # Second field discard: the blocking heart (E5.6).
     s, _ = _discard_from_field(s, df, _find(s, df, s.blocker, True), break_on)
 
-    # E3.2 draw step: deck-out (E6.2, a tie goes to P2), else draw the top card and untap.
+    # E3.2 draw step: deck-out (E6.2, a tie goes to P2), else draw the top card and untap; rule
+    # first_draw=no skips both on turn 1.
     deck_out = is_draw & (s.deck_len == 0)
-    draws = is_draw & (s.deck_len > 0)
+    skipped = (s.turn == 1) & ((s.rules & RULE_NO_FIRST_DRAW) != 0)
+    draws = is_draw & (s.deck_len > 0) & ~skipped
     top = s.deck[jnp.maximum(s.deck_len - 1, 0)]
     hand = s.hand | jnp.where(_at(tp, top & 3, 4) & draws, 1 << (top >> 2), 0)
     untap = (_iota(2) == tp)[:, None] & _valid(s) & draws
@@ -453,7 +477,9 @@ def _apply(s: State, action: Array) -> State:
 
     # The header: winner (E6), the attack record, turn and window.
     over = (action == A_NO_DEFENSE) | deck_out
-    deck_out_winner = jnp.where(_hand_size(s, 0) > _hand_size(s, 1), 0, 1)
+    p1_hand, p2_hand = _hand_size(s, 0), _hand_size(s, 1)
+    tie_draw = (p1_hand == p2_hand) & ((s.rules & RULE_TIE_DRAW) != 0)  # rule deck_out_tie=draw: winner -1
+    deck_out_winner = jnp.where(tie_draw, -1, jnp.where(p1_hand > p2_hand, 0, 1))
     clear = is_attack | over | breaks
     defending = is_guard | is_block | is_field_guard
     buddy = (suit != H) & ((sk_tp & BUDDY_SUMMONER) != 0) & (_of(s.hand, tp)[H] != 0)
@@ -559,17 +585,21 @@ def heuristic_action(row: Array) -> Array:
 
 
 def config_array(config: EdelweissConfig) -> Array:
-    """int32[4] (deck_kind, standard, P1's character, P2's character) of a config; -1 characters are
-    drawn per game. Traced, not static, so one compiled kernel serves every configuration."""
+    """int32[N_CODES] (deck_kind, standard, P1's character, P2's character, RULES, OPENING_HAND) of a
+    config; -1 characters are drawn per game. Traced, not static, so one compiled kernel serves every
+    configuration, rule options included."""
     deck_kind, standard, characters = config_codes(config)
-    return jnp.array([deck_kind, standard, *(int(c) for c in characters)], dtype=jnp.int32)
+    rules, opening_hand = rule_codes(config)
+    return jnp.array([deck_kind, standard, *(int(c) for c in characters), rules, opening_hand], dtype=jnp.int32)
 
 
 def _deal_raw(key: Array, codes: Array) -> State:
     """E1, E7.1: a shuffled game at its first draw step (not advanced); `codes` as `config_array`."""
     deck_kind, standard = codes[0], codes[1]
     size = jnp.asarray(DECK_SIZE_OF_KIND, dtype=jnp.int32)[deck_kind]  # E1.1
-    hand_size = jnp.asarray(HAND_SIZE_OF_KIND, dtype=jnp.int32)[deck_kind]  # E1.4
+    opening_hand = codes[5]
+    standard_hand = jnp.asarray(HAND_SIZE_OF_KIND, dtype=jnp.int32)[deck_kind]
+    hand_size = jnp.where(opening_hand > 0, opening_hand, standard_hand)  # E1.4 (rule opening_hand)
     char_key, shuffle_key = jax.random.split(key)
     skills_game = deck_kind == 2
     drawn = jax.random.randint(char_key, (2,), 0, len(CHARACTER_SKILLS), dtype=jnp.int32)
@@ -610,6 +640,8 @@ def _deal_raw(key: Array, codes: Array) -> State:
         deck=deck,
         discard=jnp.zeros(DISCARD_CAP, dtype=jnp.int32),
         field=jnp.zeros((2, FIELD_CAP), dtype=jnp.int32),
+        rules=codes[4],
+        opening_hand=opening_hand,
     )
 
 
@@ -669,8 +701,8 @@ def _policy_code(policy: str | int) -> int:
 def play_codes(
     keys: Array, codes: Array, policy_p1: str | int, policy_p2: str | int
 ) -> tuple[Array, Array, Array, Array]:
-    """Play one game per key, game i under `codes[i]` (int32[n, 4], rows of `config_array`), so one
-    batch may mix configurations. Results stay on the device (jax int32 arrays)."""
+    """Play one game per key, game i under `codes[i]` (int32[n, N_CODES], rows of `config_array`), so
+    one batch may mix configurations (rule options too). Results stay on the device (jax int32 arrays)."""
     return _compiled_batch(_policy_code(policy_p1), _policy_code(policy_p2))(keys, jnp.asarray(codes, jnp.int32))
 
 
@@ -679,7 +711,7 @@ def play_batch_device(
 ) -> tuple[Array, Array, Array, Array]:
     """`play_batch` leaving the results on the device (jax int32 arrays): for timing and chaining."""
     keys = jax.random.split(jax.random.key(seed), n_games)
-    return play_codes(keys, jnp.broadcast_to(config_array(config), (n_games, 4)), policy_p1, policy_p2)
+    return play_codes(keys, jnp.broadcast_to(config_array(config), (n_games, N_CODES)), policy_p1, policy_p2)
 
 
 def play_batch(
@@ -688,8 +720,8 @@ def play_batch(
     """Play `n_games` games; game i uses key i of `jax.random.split(jax.random.key(seed), n_games)`.
 
     Policies are "random" / "heuristic" (or 0 / 1). Returns numpy arrays like the numba
-    `play_batch`: winner (0 P1, 1 P2) int8, reason (0 attack, 1 deck_out) int8, final turn int16,
-    decisions int32.
+    `play_batch`: winner (0 P1, 1 P2, -1 a draw: rule deck_out_tie) int8, reason (0 attack,
+    1 deck_out) int8, final turn int16, decisions int32.
     """
     winner, reason, turns, decisions = play_batch_device(config, policy_p1, policy_p2, n_games, seed)
     return (
@@ -744,6 +776,7 @@ __all__ = [
     "A_DIAMOND_DUST",
     "A_DRAW_STEP",
     "CORE_SIZE",
+    "N_CODES",
     "State",
     "advance",
     "benchmark",

@@ -7,6 +7,11 @@ proven in the test suite. The cpu kernel also plays the compiled information-set
 `ismcts:...:backend=cpu` (`cardlab.fast.edelweiss_ismcts`), and the heuristic with an epsilon.
 Kernels deal from their own random streams, so a game is not the reference's game of the same
 seed, but a batch's deals are shared by both seat orders (common random numbers).
+
+Rule options (`variants.RULE_OPTIONS`) travel in the config: `EdelweissConfig.from_json` keeps its
+`rules`, the kernels' `play_config` / `play_batch` / `play_agents` deal and play under them, and the
+compiled search loads its worlds' positions, whose config carries them. A drawn game (rule
+deck_out_tie=draw) comes back as winner -1 with reason deck_out, as `KernelRun` documents.
 """
 
 from __future__ import annotations
@@ -72,7 +77,7 @@ class EdelweissKernels:
 
         When a seat searches, every decision is timed inside the kernel; batches of the compiled
         policies alone are not (a clock read would cost as much as a decision), so their figure is
-        the batch's thread time per decision.
+        the batch's thread time per decision. The config's rule options reach the kernel with it.
         """
         from cardlab.fast.edelweiss_cpu import REASON_NAMES
 
