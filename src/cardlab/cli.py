@@ -711,6 +711,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         max_live_games=args.max_live_games,
         idle_seconds=args.idle_seconds,
         max_sockets=args.max_sockets,
+        policies=tuple(args.policy),
     )
     db = Path(args.db) if args.db else legacy_db_path().with_name("play.sqlite")
     console.print(f"cardlab web app on http://{args.host}:{args.port}/ (database {db})")
@@ -911,6 +912,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--idle-seconds", type=float, default=600.0, help="drop a game from memory after this idle time (default 600)"
     )
     limits.add_argument("--max-sockets", type=int, default=64, help="websockets per game (default 64)")
+    limits.add_argument(
+        "--policy", action="append", default=[], metavar="FILE",
+        help="a trained policy file its seats may play (policy:path=FILE; repeatable)",
+    )  # fmt: skip
 
     deck = commands.add_parser("deck", help="deck files")
     deck_commands = deck.add_subparsers(dest="deck_command", required=True)

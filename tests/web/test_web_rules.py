@@ -32,3 +32,28 @@ def test_a_bad_rule_is_a_422_naming_it(client) -> None:
                                                    "seats": {"P1": "human", "P2": "random"}})  # fmt: skip
         assert response.status_code == 422, response.text
         assert text in response.text
+
+
+def test_a_browser_may_name_only_the_policy_files_the_server_offers(tmp_path) -> None:
+    """`policy:path=FILE` reads a file on the server: a path the operator did not offer is refused unread."""
+    import numpy as np
+    from fastapi.testclient import TestClient
+
+    from cardlab.agents.policy import save_policy
+    from cardlab.web.app import create_app
+    from cardlab.web.manager import ServerLimits
+
+    offered = tmp_path / "offered.npz"
+    save_policy(offered, "edelweiss", [(np.zeros((75, 21), np.float32), np.zeros(21, np.float32))])
+    app = create_app(tmp_path / "play.sqlite", agent_delay=0.0, limits=ServerLimits(policies=(str(offered),)))
+    with TestClient(app) as client:
+        assert f"policy:path={offered}" in ok(client.get("/api/meta"))["games"]["edelweiss"]["agents"]
+        assert not any("policy" in spec for spec in ok(client.get("/api/meta"))["games"]["aterial"]["agents"])
+        for path in ("/etc/passwd", str(tmp_path / "missing.npz")):
+            body = {"game": "edelweiss", "seats": {"P1": "human", "P2": f"policy:path={path}"}}
+            response = client.post("/api/games", json=body)
+            assert response.status_code == 422 and "offers these policy files only" in response.text
+            assert "passwd" not in response.text.replace(path, "") and "No such file" not in response.text
+        body = {"game": "edelweiss", "seats": {"P1": "random", "P2": f"policy:path={offered}"}, "seed": 2}
+        assert client.post("/api/games", json=body).status_code == 201
+    app.state.manager.db.close()

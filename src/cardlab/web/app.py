@@ -41,16 +41,19 @@ def _asset(game: str, name: str) -> Traversable | None:
     return game_class(game).web_assets().get(name)
 
 
-def agent_choices(game: str) -> list[str]:
-    """The lobby's agents for one game: those that can be built for it here."""
+def agent_choices(game: str, policies: tuple[str, ...] = ()) -> list[str]:
+    """The lobby's agents for one game: those that can be built for it here, and the server's policy
+    files trained for it."""
     from cardlab.agents import AgentSpecError, make_agent
 
     choices = list(AGENT_CHOICES)
-    try:
-        make_agent(SEARCH_CHOICE, game)
-    except AgentSpecError:
-        return choices
-    return [*choices, SEARCH_CHOICE]
+    for spec in (SEARCH_CHOICE, *(f"policy:path={path}" for path in policies)):
+        try:
+            make_agent(spec, game)
+        except AgentSpecError:
+            continue
+        choices.append(spec)
+    return choices
 
 
 TOKEN = r"^[A-Za-z0-9_-]*$"
@@ -218,7 +221,8 @@ def create_app(db_path: Path | str, agent_delay: float = 0.6, limits: ServerLimi
             cls = game_class(name)
             options = [option.to_json() for option in cls.options if option.web]
             rules = [option.to_json() for option in cls.rule_options]
-            games[name] = {"title": cls.title, "agents": agent_choices(name), "options": options, "rules": rules}
+            agents = agent_choices(name, manager.limits.policies)
+            games[name] = {"title": cls.title, "agents": agents, "options": options, "rules": rules}
         return {"games": games, "agents": AGENT_CHOICES}
 
     @app.post("/api/games", status_code=201)

@@ -66,6 +66,9 @@ class ServerLimits:
     """A game nobody has touched for this long is dropped from memory."""
     max_sockets: int = 64
     """Websockets per game (seats and spectators together)."""
+    policies: tuple[str, ...] = ()
+    """Policy files (`policy:path=FILE`) the server offers its seats (`cardlab serve --policy FILE`); a
+    browser may name only these: any other path is refused without being read."""
 
 
 @dataclass
@@ -156,12 +159,15 @@ class GameManager:
 
     def _check_agent(self, game: str, seat: str, spec: str) -> None:
         """Build the agent now: a spec that cannot play this game is refused before anything is stored."""
+        limits = self.limits
         try:
             _, params = parse_spec(spec)
+            if "path" in params and params["path"] not in limits.policies:  # never open a file a browser names
+                offered = ", ".join(limits.policies) or "none (cardlab serve --policy FILE offers one)"
+                raise Rejected(422, f"seats.{seat}: this server offers these policy files only: {offered}")
             make_agent(spec, game)
         except AgentSpecError as exc:
             raise Rejected(422, f"seats.{seat}: {exc}") from None
-        limits = self.limits
         if params.get("iterations", 0) > limits.max_iterations or params.get("time", 0.0) > limits.think_time:
             raise Rejected(
                 422, f"seats.{seat}: at most {limits.max_iterations} iterations or {limits.think_time:g} s per decision"
