@@ -1,13 +1,13 @@
 """Gymnasium single-agent environments: one seat of a cardlab game against any cardlab agent.
 
     import gymnasium, cardlab.envs.gymnasium                   # importing registers the ids
-    env = gymnasium.make("cardlab/Edelweiss-v0", opponent="heuristic", seat="P1", deck="short")
+    env = gymnasium.make(env_id(GAME), opponent="heuristic", seat="P1")   # GAME: a name `cardlab games` lists
     observation, info = env.reset(seed=3)
     action = pick(observation, info["action_mask"])           # int8 mask over the fixed action space
     observation, reward, terminated, truncated, info = env.step(action)
 
-Ids: `cardlab/Edelweiss-v0`, `cardlab/Aterial-v0`, `cardlab/Dreadnought-v0` (`env_id(game)` for any
-registered game; `register_all()` after registering one of your own). The observation is the
+Ids: `cardlab/` + the game's name capitalized + `-v0`, one per registered game (`env_id(game)`;
+`register_all()` after registering one of your own). The observation is the
 seat's tensor (`Game.encoding()`: only what the seat may know); the opponent (an agent spec, e.g.
 `heuristic`, `random`, `ismcts:iterations=200`) sees only its own information set and moves inside
 `step`, from a random stream derived from the reset seed. Rewards: +1 / -1 at the end, 0 each for a
@@ -33,7 +33,7 @@ from cardlab.games import game_names
 
 
 def env_id(game: str) -> str:
-    """`cardlab/Edelweiss-v0` for the game `edelweiss`: every registered game gets one."""
+    """`cardlab/Name-v0` for the game `name`: every registered game gets one."""
     return f"cardlab/{game.capitalize()}-v0"
 
 
@@ -44,7 +44,7 @@ class CardlabEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
 
     def __init__(
         self,
-        game: str = "edelweiss",
+        game: str,
         opponent: str = "heuristic",
         seat: str = "P1",
         illegal: str = "lose",

@@ -1,16 +1,17 @@
 """PettingZoo AEC environments for every cardlab game (`pip install -e '.[rl]'`).
 
     from cardlab.envs.pettingzoo import env
-    e = env(game="edelweiss", deck="skills", standard="accel2")   # config keys as in the game's config JSON
+    e = env(game=GAME, **config)    # GAME: a name `cardlab games` lists; config keys as in its config JSON
     e.reset(seed=7)
     for agent in e.agent_iter():
         observation, reward, termination, truncation, info = e.last()
         action = None if termination or truncation else pick(observation["observation"], observation["action_mask"])
         e.step(action)
 
-Agents are "P1" and "P2"; the one to move is `agent_selection` (in Dreadnought whoever acts next,
-not strictly alternating). Each observation is a dict: `observation`, the seat's tensor
-(`Game.encoding()`: only what that seat may know), and `action_mask` (int8 over the fixed action
+Agents are "P1" and "P2"; the one to move is `agent_selection` (in games where the first player
+changes from turn to turn, whoever acts next: not strictly alternating). Each observation is a
+dict: `observation`, the seat's tensor (`Game.encoding()`: only what that seat may know), and
+`action_mask` (int8 over the fixed action
 space; all zero for the seat not to move). Rewards are +1 / -1 at the end, 0 each for a draw. The
 same seed deals the same game. An action outside the mask raises `IllegalActionError` naming it and
 the legal set, and changes nothing.
@@ -33,7 +34,7 @@ from cardlab.envs.common import SEATS, action_mask, legal_by_id, make_game, retu
 class CardlabAEC(AECEnv[str, dict[str, Any], int]):
     """One cardlab game as a two-agent AEC environment."""
 
-    def __init__(self, game: str = "edelweiss", render_mode: str | None = None, **config: Any) -> None:
+    def __init__(self, game: str, render_mode: str | None = None, **config: Any) -> None:
         super().__init__()
         self.game, self.encoding, self.num_actions = make_game(game, config)
         self.metadata = {"render_modes": ["ansi"], "name": f"cardlab_{game}_v0", "is_parallelizable": False}
@@ -105,10 +106,10 @@ class CardlabAEC(AECEnv[str, dict[str, Any], int]):
         self.state_ = None
 
 
-def raw_env(game: str = "edelweiss", render_mode: str | None = None, **config: Any) -> CardlabAEC:
+def raw_env(game: str, render_mode: str | None = None, **config: Any) -> CardlabAEC:
     return CardlabAEC(game, render_mode, **config)
 
 
-def env(game: str = "edelweiss", render_mode: str | None = None, **config: Any) -> AECEnv[str, dict[str, Any], int]:
+def env(game: str, render_mode: str | None = None, **config: Any) -> AECEnv[str, dict[str, Any], int]:
     """The AEC environment of `game` (config keys as in its config JSON), with PettingZoo's order checks."""
     return wrappers.OrderEnforcingWrapper(raw_env(game, render_mode, **config))
