@@ -109,3 +109,20 @@ def test_sweep_prints_each_variant_beside_the_game_as_specified(capsys, tmp_path
 def test_sweep_needs_a_dimension(capsys, tmp_path: Path) -> None:
     assert main(["sweep", "edelweiss", "--agent", "random", "--out", str(tmp_path / "o")]) == 2
     assert "a sweep needs at least one --rule NAME=V1,V2" in capsys.readouterr().err
+
+
+def test_a_card_edit_to_its_printed_value_is_the_game_as_specified(capsys, tmp_path: Path) -> None:
+    """S14 costs 2: `S14.cost=2` is no variant (R-V1), so a sweep over 2,3 plays the baseline and 3 only."""
+    from cardlab.games.aterial import Aterial
+
+    assert Aterial.from_config({"patches": ["S14.cost=2"]}).config_json() == Aterial().config_json()
+    assert Aterial.from_config({"patches": ["S14.cost=3"]}).config_json()["patches"] == ["S14.cost=3"]
+    out = tmp_path / "sweep"
+    argv = ["sweep", "aterial", "--patch", "S14.cost=2,3", "--agent", "random", "--games", "1", "--workers", "1",
+            "--db", str(tmp_path / "lab.sqlite"), "--out", str(out)]  # fmt: skip
+    assert main(argv) == 0
+    capsys.readouterr()
+    assert [row["label"] for row in json.loads((out / "sweep.json").read_text())["variants"]] == [
+        "as specified",
+        "S14.cost=3",
+    ]

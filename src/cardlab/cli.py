@@ -469,12 +469,21 @@ def _matchups(args: argparse.Namespace) -> Matchups:
     assert lab is not None  # only games with a lab get the lab's commands
     variant = getattr(args, lab.variant_option.name) if lab.variant_option else None
     try:
-        matchups = varied_matchups(lab.matchups(variant), *_variants(args, cls))
-        first = matchups.entrants[0]
-        cls.from_config(matchups.config(first, first))  # a bad rule value or card edit fails here, named
-        return matchups
+        base = lab.matchups(variant)
+        rules, patches = _variants(args, cls)
+        return varied_matchups(base, rules, _effective_patches(cls, base, rules, patches))
     except ValueError as exc:
         raise CardlabError(str(exc)) from None
+
+
+def _effective_patches(cls: type[Game], base: Matchups, rules: Rules, patches: Patches) -> Patches:
+    """The card edits that change a card (the game drops one that sets a printed value), checked by building
+    the game: a bad rule value or card edit fails here, named, before anything is played."""
+    from cardlab.core.rules import varied_matchups
+
+    matchups = varied_matchups(base, rules, patches)
+    game = cls.from_config(matchups.config(matchups.entrants[0], matchups.entrants[-1]))
+    return tuple(game.config_json().get("patches") or ())
 
 
 def _out_dir(args: argparse.Namespace, matchups: Matchups) -> Path:
@@ -554,20 +563,20 @@ def cmd_compare(args: argparse.Namespace, console: Console) -> int:
 def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
     """Each variant's table topped up to --games, compared with the game as specified (logic: sim/sweep.py)."""
     from cardlab.agents import parse_spec
-    from cardlab.core.rules import varied_matchups
     from cardlab.games import game_class
     from cardlab.sim.engines import check_engine
-    from cardlab.sim.sweep import print_sweep, run_sweep, sweep_variants, write_sweep_files
+    from cardlab.sim.sweep import Variant, print_sweep, run_sweep, sweep_variants, write_sweep_files
 
     cls = game_class(args.game)
     lab = cls.lab()
     assert lab is not None
     try:
         base = lab.matchups(getattr(args, lab.variant_option.name) if lab.variant_option else None)
-        variants = sweep_variants(cls.rule_options, getattr(args, "rule", []), getattr(args, "patch", []))
-        for variant in variants:  # a bad value or card edit fails here, named, before anything is played
-            matchups = varied_matchups(base, variant.rules, variant.patches)
-            cls.from_config(matchups.config(matchups.entrants[0], matchups.entrants[-1]))
+        variants = []
+        for variant in sweep_variants(cls.rule_options, getattr(args, "rule", []), getattr(args, "patch", [])):
+            effective = Variant(variant.rules, _effective_patches(cls, base, variant.rules, variant.patches))
+            if effective not in variants:  # e.g. S14.cost=2 where S14 costs 2: the game as specified
+                variants.append(effective)
     except ValueError as exc:
         raise CardlabError(str(exc)) from None
     agent = _table_agent(args, base, console)

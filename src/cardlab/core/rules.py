@@ -122,6 +122,12 @@ def check_patches(given: Any, where: str = "config.patches") -> Patches:
     return tuple(sorted(f"{card}.{field_name}={value}" for (card, field_name), value in patches.items()))
 
 
+def effective_patches(patches: Patches, patched: Mapping[str, Any], printed: Mapping[str, Any]) -> Patches:
+    """The edits of cards whose patched data differs from their printed data (card id -> card): an edit that
+    sets a card's printed value is no variant, as a rule set to its default is none (docs/rulings.md R-V1)."""
+    return tuple(text for text in patches if patched[parse_patch(text)[0]] != printed[parse_patch(text)[0]])
+
+
 def patch_value(text: str) -> int | str:
     """A patch's value as a card file would hold it: an integer when it reads as one, else the text."""
     try:
