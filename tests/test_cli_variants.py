@@ -126,3 +126,26 @@ def test_a_card_edit_to_its_printed_value_is_the_game_as_specified(capsys, tmp_p
         "as specified",
         "S14.cost=3",
     ]
+
+
+def test_a_variant_plays_the_deals_of_the_game_as_specified(capsys, tmp_path: Path) -> None:
+    """Common random numbers: game k of a cell and seat has the same seed under every variant, so a rule that
+    only turns equal-hand deck-outs into draws (E6.2) changes exactly those games and no other."""
+    db = tmp_path / "lab.sqlite"
+    common = ["balance", "edelweiss", "--agent", "random", "--engine", "reference", "--games", "6", "--workers", "1",
+              "--db", str(db)]  # fmt: skip
+    assert main([*common, "--out", str(tmp_path / "a")]) == 0
+    assert main([*common, "--out", str(tmp_path / "b"), "--rule", "deck_out_tie=draw"]) == 0
+    capsys.readouterr()
+    with GamesDB(db) as store:
+        key = lambda g: (g.cell, g.seat, g.game_index)  # noqa: E731
+        baseline = {key(g): g for g in store.games("edelweiss", "symbolic", "random")}
+        variant = {key(g): g for g in store.games("edelweiss", "symbolic+deck_out_tie=draw", "random")}
+    assert baseline.keys() == variant.keys() and len(baseline) == 180
+    changed = 0
+    for k, game in baseline.items():
+        assert variant[k].seed == game.seed
+        if variant[k].winner != game.winner:
+            changed += 1
+            assert game.reason == "deck_out" and variant[k].winner == -1
+    assert 0 < changed < len(baseline) // 4

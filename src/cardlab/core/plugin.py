@@ -161,6 +161,13 @@ class Matchups:
     """The cheapest agent whose table agrees with converged strong play (docs/balance.md), if any."""
     summary_fields: Mapping[str, Any] = field(default_factory=dict)
     """Extra top-level fields of summary.json naming the variant in the game's own words."""
+    deals: str | None = None
+    """The variant whose deals (game seeds) this table plays, when not its own: a rule variant or card edit
+    plays the deals of the game as specified, so a sweep compares both on common deals."""
+
+    @property
+    def deal_variant(self) -> str:
+        return self.deals or self.variant
 
 
 @dataclass(frozen=True)

@@ -166,7 +166,8 @@ def with_patches(config: Mapping[str, Any], patches: Sequence[str]) -> dict[str,
 def varied_matchups(matchups: Any, rules: Rules, patches: Patches = ()) -> Any:
     """The same balance matchups under other rules or card edits: every config carries them, and the
     variant name says so (`symbolic+first_draw=no`, `D1+S14.cost=3`), so their tables are stored and
-    reported apart from the default's."""
+    reported apart from the default's. They play the default's deals (common random numbers), so a
+    variant's difference from the default is the rule's, not the deals'."""
     if not rules and not patches:
         return matchups
     base = matchups.config
@@ -178,4 +179,5 @@ def varied_matchups(matchups: Any, rules: Rules, patches: Patches = ()) -> Any:
     label = "+".join(part for part in (rules_label(rules), "+".join(patches)) if part)
     extra = {**({"rules": values} if values else {}), **({"patches": list(patches)} if patches else {})}
     fields = {**matchups.summary_fields, **extra}
-    return replace(matchups, variant=f"{matchups.variant}+{label}", config=config, summary_fields=fields)
+    variant = f"{matchups.variant}+{label}"
+    return replace(matchups, variant=variant, config=config, summary_fields=fields, deals=matchups.deal_variant)

@@ -144,7 +144,7 @@ def balance_tasks(
             for seat, (first, second) in enumerate(((a, b), (b, a))):
                 if done is not None and (cell, index, seat) in done:
                     continue
-                labels = ("balance", m.variant, cell, index) + ((seat,) if a == b else ())
+                labels = ("balance", m.deal_variant, cell, index) + ((seat,) if a == b else ())
                 tasks.append(
                     GameTask(
                         m.game,
@@ -185,7 +185,7 @@ def kernel_balance(
         for seat, (first, second) in enumerate(((a, b), (b, a))):
             if done is not None and (cell, start, seat) in done:
                 continue
-            labels = (f"balance-{engine}", m.variant, cell, start) + ((seat,) if a == b else ())
+            labels = (f"balance-{engine}", m.deal_variant, cell, start) + ((seat,) if a == b else ())
             seed = derive_seed(setup.seed, *labels)
             run = kernel_run(m.game, m.config(first, second), (setup.agent,) * 2, new, seed, engine)
             p1_wins, p2_wins = int((run.winner == 0).sum()), int((run.winner == 1).sum())
