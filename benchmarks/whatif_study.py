@@ -89,8 +89,9 @@ def main() -> None:
         "",
         f"Written by `benchmarks/whatif_study.py` on {machine()}, {datetime.date.today()}. Each table is one "
         "`cardlab sweep`: the balance table under every combination of the swept values, each compared cell by "
-        "cell with the game as specified (two-proportion z-tests, Holm-Bonferroni; with a few hundred games per "
-        "cell and seat only moves of 10 points or more can be flagged; a draw is a game won by neither side). "
+        "cell with the game as specified on the same deals (two-proportion z-tests, conservative on common deals, "
+        "Holm-Bonferroni; with a few hundred games per cell and seat only moves of 10 points or more can be "
+        "flagged; a draw is a game won by neither side). "
         "`cardlab rules GAME` lists every lever; "
         "`--patch CARD.FIELD=V1,V2` sweeps a card's stat the same way.",
         "",

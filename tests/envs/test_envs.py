@@ -98,3 +98,32 @@ def test_config_keywords_reach_the_game() -> None:
     e.reset(seed=1)
     config = e.unwrapped.state_.observation(0)["config"]
     assert config["standard"] == "accel2" and config["rules"] == {"first_draw": "no"}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_one_information_set_gives_one_tensor_and_one_string(game: str) -> None:
+    """For every game: the player to move's tensor and information-state string are the same in the true
+    state and in worlds re-dealt from its information set (cardlab.core.sample_world)."""
+    import random
+
+    from cardlab.core import sample_world
+    from cardlab.core.encoding import information_state_string
+    from cardlab.games import game_class
+
+    built = game_class(game)()
+    encoding = built.encoding()
+    assert encoding is not None
+    checked = 0
+    for seed in range(3):
+        state, rng = built.new_state(seed, record_events=False), random.Random(seed)
+        step = 0
+        while (player := state.current_player()) is not None and step < 400:
+            if step % 7 == 0:
+                world = sample_world(state, player, rng)
+                mine, theirs = state.observation(player), world.observation(player)
+                assert information_state_string(mine) == information_state_string(theirs)
+                assert np.array_equal(encoding.encode(mine), encoding.encode(theirs))
+                checked += 1
+            state.apply(rng.choice(state.legal_actions()))
+            step += 1
+    assert checked >= 10
