@@ -114,7 +114,7 @@ def test_one_information_set_gives_one_tensor_and_one_string(game: str) -> None:
     encoding = built.encoding()
     assert encoding is not None
     checked = 0
-    for seed in range(3):
+    for seed in range(10):  # Edelweiss games are short: ten of them; the TCGs' are long: sampled every 7th step
         state, rng = built.new_state(seed, record_events=False), random.Random(seed)
         step = 0
         while (player := state.current_player()) is not None and step < 400:
