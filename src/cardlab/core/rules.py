@@ -11,7 +11,7 @@ the default's.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -122,10 +122,15 @@ def check_patches(given: Any, where: str = "config.patches") -> Patches:
     return tuple(sorted(f"{card}.{field_name}={value}" for (card, field_name), value in patches.items()))
 
 
-def effective_patches(patches: Patches, patched: Mapping[str, Any], printed: Mapping[str, Any]) -> Patches:
-    """The edits of cards whose patched data differs from their printed data (card id -> card): an edit that
-    sets a card's printed value is no variant, as a rule set to its default is none (docs/rulings.md R-V1)."""
-    return tuple(text for text in patches if patched[parse_patch(text)[0]] != printed[parse_patch(text)[0]])
+def without_printed_edits(config: Any, patched: Mapping[str, Any], printed: Callable[[], Mapping[str, Any]]) -> Any:
+    """`config` less the edits of cards whose patched data (card id -> card) equals their printed data
+    (`printed()`, read only when there are edits): an edit that sets a printed value is no variant, as a
+    rule set to its default is none (docs/rulings.md R-V1)."""
+    if not config.patches:
+        return config
+    cards = printed()
+    kept = tuple(text for text in config.patches if patched[parse_patch(text)[0]] != cards[parse_patch(text)[0]])
+    return config if kept == config.patches else replace(config, patches=kept)
 
 
 def patch_value(text: str) -> int | str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,7 @@ from cardlab.core.errors import PositionError
 from cardlab.core.game import PLAYER_NAMES, Game, parse_player
 from cardlab.core.plugin import Choice, ConfigOption, OptionValue, seat_values
 from cardlab.core.rng import make_rng
-from cardlab.core.rules import Patches, Rules, check_patches, check_rules, effective_patches, rule_value
+from cardlab.core.rules import Patches, Rules, check_patches, check_rules, rule_value, without_printed_edits
 from cardlab.games.aterial.actions import ACTIVATED_KEYS, HAND_KEYS, build_actions
 from cardlab.games.aterial.board import LEADER_START
 from cardlab.games.aterial.cards import (
@@ -168,11 +168,9 @@ class Aterial(SeatDecks[Deck], Game):
         extra = None if self.config.cards is None else [Path(path) for path in self.config.cards]
         # Card edits (config.patches) are applied to the card data before it is checked (issue #17).
         self.card_set: CardSet = load_card_set(extra, with_sample_set=True, patches=self.config.patches)
-        if self.config.patches:  # an edit to a card's printed value is no edit (R-V1): the config drops it
-            printed = load_card_set(extra, with_sample_set=True).cards
-            kept = effective_patches(self.config.patches, self.card_set.cards, printed)
-            if kept != self.config.patches:
-                self.config = replace(self.config, patches=kept)
+        self.config = without_printed_edits(  # an edit to a card's printed value is no edit (R-V1)
+            self.config, self.card_set.by_id, lambda: load_card_set(extra, with_sample_set=True).by_id
+        )
         # Rule options (variants.RULE_OPTIONS), read by the engine as plain flags.
         rule = self.config.rule
         self.first_draw = rule("first_draw") == "yes"  # A9.2

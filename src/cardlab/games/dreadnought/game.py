@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,7 @@ from cardlab.core.errors import CardlabError, PositionError
 from cardlab.core.game import PLAYER_NAMES, Game
 from cardlab.core.plugin import Choice, ConfigOption, OptionValue, seat_values
 from cardlab.core.rng import make_rng
-from cardlab.core.rules import Patches, Rules, check_patches, check_rules, effective_patches, rule_value
+from cardlab.core.rules import Patches, Rules, check_patches, check_rules, rule_value, without_printed_edits
 from cardlab.games.dreadnought.actions import Decoded, build_actions
 from cardlab.games.dreadnought.cards import (
     PACKAGED_DECKS,
@@ -173,11 +173,9 @@ class Dreadnought(SeatDecks[Deck], Game):
         self.token_to_first = rule("token_to") == "first"  # D6.7
         extra = None if self.config.cards is None else [Path(path) for path in self.config.cards]
         self.card_set: CardSet = load_card_set(extra, with_sample_set=True, patches=self.config.patches)
-        if self.config.patches:  # an edit to a card's printed value is no edit (R-V1): the config drops it
-            printed = load_card_set(extra, with_sample_set=True).by_id
-            kept = effective_patches(self.config.patches, self.card_set.by_id, printed)
-            if kept != self.config.patches:
-                self.config = replace(self.config, patches=kept)
+        self.config = without_printed_edits(  # an edit to a card's printed value is no edit (R-V1)
+            self.config, self.card_set.by_id, lambda: load_card_set(extra, with_sample_set=True).by_id
+        )
         self.effects: dict[str, tuple[Effect, ...]] = {}
         self.ability_of: dict[str, Ability] = {}
         self.sub_of: dict[str, Sub] = {}
