@@ -2,7 +2,7 @@
 
 For each game, one process, one core:
 - engine: `legal_actions()` + `random.choice` + `apply()` (validated) — the raw rules speed;
-- play_match: two RandomAgents, given the legal actions alone (`act_legal`); agents that take an
+- play_match: two RandomAgents, given the legal actions alone (`chooser`); agents that take an
   InfoSet get a lazy one (issue #15), which builds no world until they read it.
 The overhead column is play_match time over engine time, minus one. Writes the `infoset-overhead`
 section of BENCHMARKS.md (`--dry-run` prints it instead). Run: `python benchmarks/bench_infoset.py`.
@@ -53,7 +53,7 @@ def main() -> None:
         f"Machine: {machine()}. Measured {datetime.date.today().isoformat()} with "
         f"`python benchmarks/bench_infoset.py --scale {args.scale:g} --repeats {args.repeats}`; "
         f"each figure is the median of {args.repeats} runs, one process. Random agents choose from the "
-        "legal actions alone (`act_legal`), so no InfoSet is made; agents that take one get a lazy one, "
+        "legal actions alone (`chooser`), so no InfoSet is made; agents that take one get a lazy one, "
         "which builds no world until read. The overhead is play_match's bookkeeping (seeds, agent "
         "streams, the record of every action, timers).",
         "",

@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from functools import partial
+from functools import lru_cache, partial
 from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -239,7 +239,7 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     from cardlab.sim.engines import check_engine, kernel_run
     from cardlab.sim.headtohead import HeadToHead
     from cardlab.sim.stats import wilson_interval
-    from cardlab.sim.tournament import GameTask
+    from cardlab.sim.tournament import GameTask, TaskList
 
     if args.games < 1:
         raise CardlabError("--games must be at least 1")
@@ -259,17 +259,14 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
                 kernel_run(game.name, config, agents[::-1], args.games // 2, args.seed, args.engine), True
             )
     else:
-        tasks = [
-            GameTask(
-                game.name,
-                config,
-                agents if index % 2 == 0 else agents[::-1],
-                derive_seed(args.seed, "simulate", index // 2),
-                {"swapped": index % 2 == 1},
-                keep_actions=False,
-            )
-            for index in range(args.games)
-        ]
+        seats, labels = (agents, agents[::-1]), ({"swapped": False}, {"swapped": True})
+        deal_seed = lru_cache(maxsize=4)(partial(derive_seed, args.seed, "simulate"))
+
+        def task(index: int) -> GameTask:
+            odd = index % 2
+            return GameTask(game.name, config, seats[odd], deal_seed(index // 2), labels[odd], keep_actions=False)
+
+        tasks = TaskList(args.games, task)
         label = f"{agents[0]} vs {agents[1]}"
         for result in _run_with_progress(tasks, args.workers, console, label, **_backend(args)):
             tally.add_record(result.record, result.task.labels["swapped"])

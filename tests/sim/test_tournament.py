@@ -10,7 +10,7 @@ import pytest
 
 from cardlab.core.errors import CardlabError
 from cardlab.core.rng import derive_seed
-from cardlab.sim.tournament import BACKENDS, GameTask, run_tasks
+from cardlab.sim.tournament import BACKENDS, GameTask, TaskList, run_tasks
 
 
 def _tasks(count: int) -> list[GameTask]:
@@ -36,6 +36,30 @@ def test_results_come_back_in_task_order_with_their_labels() -> None:
     assert all(result.record.seed == task.seed for result, task in zip(results, tasks, strict=True))
 
 
+def test_a_task_list_makes_each_task_from_its_index_and_slices_like_a_list() -> None:
+    tasks = _tasks(7)
+    lazy = TaskList(7, tasks.__getitem__)
+    assert len(lazy) == 7 and list(lazy) == tasks and lazy[-1] == tasks[-1]
+    assert lazy[2:5] == tasks[2:5] and lazy[5:50] == tasks[5:]
+    with pytest.raises(IndexError):
+        lazy[7]
+
+
+def test_the_pool_takes_tasks_as_it_sends_them_and_plays_them_as_a_list() -> None:
+    """A long run's workers start before its last task is made; the games are the list's."""
+    tasks, made = _tasks(400), []
+
+    def make(index: int) -> GameTask:
+        made.append(index)
+        return tasks[index]
+
+    results = run_tasks(TaskList(400, make), workers=2)
+    first = next(results)
+    assert first.task == tasks[0] and len(made) < 400  # the first result came before every task was made
+    rest = [result.record for result in results]
+    assert [first.record, *rest] == [result.record for result in run_tasks(tasks[:], workers=1)]
+
+
 def test_the_backends_are_checked_when_called() -> None:
     assert BACKENDS == ("process", "ray")
     with pytest.raises(CardlabError, match="unknown backend 'dask'; backends: process, ray"):
@@ -57,7 +81,7 @@ def test_importing_the_tournament_does_not_import_ray() -> None:
 
 
 def test_an_agent_choosing_from_the_legal_actions_alone_plays_the_same_game_without_an_infoset() -> None:
-    """`act_legal` (the random agent) is a shortcut of the match loop, not another player."""
+    """`chooser` (the random agent) is a shortcut of the match loop, not another player."""
     from cardlab.agents import RandomAgent
     from cardlab.core.game import InfoSet
     from cardlab.games import game_class

@@ -36,19 +36,24 @@ class RandomAgent:
     spec = "random"
 
     def act(self, infoset: InfoSet, rng: random.Random) -> Action:
-        return self.act_legal(infoset.legal_actions, rng)
+        return rng.choice(infoset.legal_actions)
 
-    def act_legal(self, legal: Sequence[Action], rng: random.Random) -> Action:
-        """The same choice from the legal actions alone: the match loop then needs no information set."""
-        return rng.choice(legal)
+    def chooser(self, rng: random.Random) -> Callable[[Sequence[Action]], Action]:
+        """The same choice from the legal actions alone, bound to this game's stream: the match loop then
+        needs no information set (and no call of its own per decision)."""
+        return rng.choice
 
 
 def _registry() -> dict[str, Callable[..., Agent]]:
     from cardlab.agents.heuristic import HeuristicAgent
     from cardlab.agents.ismcts import ISMCTSAgent
+    from cardlab.agents.pimc import PIMCAgent
     from cardlab.agents.policy import PolicyAgent
 
-    return {"random": RandomAgent, "heuristic": HeuristicAgent, "ismcts": ISMCTSAgent, "policy": PolicyAgent}
+    return {
+        "random": RandomAgent, "heuristic": HeuristicAgent, "ismcts": ISMCTSAgent, "pimc": PIMCAgent,
+        "policy": PolicyAgent,
+    }  # fmt: skip
 
 
 def _convert(agent: str, key: str, text: str, kind: type) -> Any:

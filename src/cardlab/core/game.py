@@ -67,6 +67,10 @@ class Outcome:
 Policy = Callable[["State", random.Random], Action]
 """A fast policy (state, rng) -> action: a heuristic, or a rollout policy of a search."""
 
+Evaluator = Callable[["State", Player], float]
+"""(state, player) -> the player's estimated chance of winning, in [0, 1], from what that player may
+know: where a search stops its rollout before the game's end."""
+
 
 class Game(ABC):
     """Rules plus configuration; creates states and parses the game's text notations.
@@ -144,6 +148,13 @@ class Game(ABC):
         default `choose` of its package's `heuristic` module."""
         module = cls._own_module("heuristic")
         return None if module is None else cast("Policy", module.choose)
+
+    @classmethod
+    def evaluator(cls) -> Evaluator | None:
+        """The heuristic's estimate of a position (`Evaluator`), where a search cuts its rollouts short:
+        by default `evaluate` of the package's `heuristic` module, if it has one."""
+        module = cls._own_module("heuristic")
+        return None if module is None else cast("Evaluator | None", getattr(module, "evaluate", None))
 
     @classmethod
     def fast_rollout(cls) -> FastRollout | None:
@@ -258,6 +269,11 @@ class State(ABC):
     @abstractmethod
     def observation(self, player: Player | None) -> dict[str, Any]:
         """What `player` may see (None: a spectator), as JSON-able data; never a hidden card."""
+
+    def continues_decision(self) -> bool:
+        """Whether the player to move is finishing a choice its previous action began (a destination, a
+        target, a payment), so that a search takes the two as one decision. False by default."""
+        return False
 
     def open_observation(self) -> dict[str, Any]:
         """The spectator's observation with every hand face up: what a replay shows once the game is over.

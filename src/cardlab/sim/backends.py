@@ -26,7 +26,7 @@ MISSING_RAY = "the ray backend needs the cluster extra: pip install -e '.[cluste
 
 def chunk_size(tasks: int, workers: int) -> int:
     """Tasks sent to a worker at a time: a few chunks per worker, so that per-task overhead stays small."""
-    return max(1, min(64, tasks // (max(1, workers) * 8)))
+    return max(1, min(256, tasks // (max(1, workers) * 8)))
 
 
 def play_chunk(extra: Mapping[str, str], tasks: Sequence[GameTask]) -> list[Outcome]:

@@ -21,7 +21,7 @@ from cardlab.core.errors import CardlabError
 from cardlab.core.rng import derive_seed
 from cardlab.sim.headtohead import HeadToHead, pooled_decision_ms
 from cardlab.sim.stats import bootstrap_bradley_terry, bradley_terry, wilson_interval
-from cardlab.sim.tournament import GameTask, TaskResult, Track, no_progress
+from cardlab.sim.tournament import GameTask, TaskList, TaskResult, Track, no_progress
 
 BOOTSTRAP_RESAMPLES = 200
 RATING_SCALE = "Bradley-Terry strength s on the Elo scale, 400·log10(s), mean 0 over the agents"
@@ -71,10 +71,12 @@ def kernel_pairs(engine: str, game: str, pairs: Sequence[tuple[str, str]]) -> se
 
 def ladder_tasks(
     game: str, config: Mapping[str, Any], pairs: Sequence[tuple[str, str]], games: int, seed: int
-) -> list[GameTask]:
+) -> TaskList:
     """`games` reference tasks per pair: game g plays deal g // 2, seats swapped when g is odd."""
-    return [
-        GameTask(
+
+    def task(index: int) -> GameTask:
+        pair, g = pairs[index // games], index % games
+        return GameTask(
             game,
             config,
             pair if g % 2 == 0 else (pair[1], pair[0]),
@@ -82,9 +84,8 @@ def ladder_tasks(
             {"pair": pair, "swapped": g % 2 == 1, "deal": g // 2},
             keep_actions=False,
         )
-        for pair in pairs
-        for g in range(games)
-    ]
+
+    return TaskList(len(pairs) * games, task)
 
 
 def kernel_pair(

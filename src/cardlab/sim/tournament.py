@@ -11,12 +11,13 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, overload
 
 from cardlab.agents import Agent, make_agent
 from cardlab.core.errors import CardlabError
@@ -147,12 +148,48 @@ def _run_pool(tasks: Sequence[GameTask], workers: int) -> Iterator[TaskResult]:
     # forkserver, not fork: forking a process that runs threads (JAX, numba) can deadlock.
     # Games registered at run time (e.g. a plugin outside cardlab) are registered in every worker too.
     context = multiprocessing.get_context("forkserver")
-    extra = REGISTRY.extra()
     size = chunk_size(len(tasks), workers)
-    chunks = [tasks[start : start + size] for start in range(0, len(tasks), size)]
-    with ProcessPoolExecutor(workers, context, initializer=install, initargs=(extra,)) as pool:
-        for chunk, outcomes in zip(chunks, pool.map(play_outcomes, chunks), strict=True):
-            yield from map(task_result, chunk, outcomes)
+    in_flight = 4 * workers  # chunks ahead of the one being read: every worker busy, memory bounded
+    pool = ProcessPoolExecutor(workers, context, initializer=install, initargs=(REGISTRY.extra(),))
+    pending: deque[tuple[Sequence[GameTask], Future[list[Outcome]]]] = deque()
+    try:
+        # Chunks are taken from `tasks` as they are sent, so the workers start on the first while the
+        # rest are still being made (a `TaskList` makes its tasks on demand).
+        for start in range(0, len(tasks), size):
+            chunk = tasks[start : start + size]
+            pending.append((chunk, pool.submit(play_outcomes, chunk)))
+            if len(pending) > in_flight:
+                done, future = pending.popleft()
+                yield from map(task_result, done, future.result())
+        while pending:
+            done, future = pending.popleft()
+            yield from map(task_result, done, future.result())
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+class TaskList(Sequence[GameTask]):
+    """`count` tasks, task `i` made by `make(i)` when it is first asked for: a long run's workers start
+    on its first chunk while the parent is still making the rest, and it never holds them all."""
+
+    def __init__(self, count: int, make: Callable[[int], GameTask]) -> None:
+        self._count, self._make = count, make
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> GameTask: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[GameTask]: ...
+
+    def __getitem__(self, index: int | slice) -> GameTask | list[GameTask]:
+        if isinstance(index, slice):
+            return [self._make(i) for i in range(*index.indices(self._count))]
+        if not -self._count <= index < self._count:
+            raise IndexError(index)
+        return self._make(index % self._count)
 
 
 def _tap(results: Iterator[TaskResult], on_result: Callable[[TaskResult], None] | None) -> Iterator[TaskResult]:

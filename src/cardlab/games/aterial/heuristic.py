@@ -8,6 +8,7 @@ destroying a unit counts its cost plus one, chip damage counts little.
 
 from __future__ import annotations
 
+import math
 import random
 
 from cardlab.core.actions import IndexedAction
@@ -150,3 +151,27 @@ def choose(state: AterialState, rng: random.Random) -> IndexedAction:
         cheapest = min(state.hands[me], key=lambda inst: (state.cards[inst].cost, state.cards[inst].id))
         return acts.discard[state.cards[cheapest].id]
     raise ValueError(f"no decision at window {window} in {state!r}")
+
+
+EVAL_SCALE = 6.0
+"""Material points for odds of e to 1 (about 73%) in `evaluate`."""
+
+
+def _material(state: AterialState, player: int) -> float:
+    """LP count double (as in attacks), a unit its cost + 1 scaled by the HP it has left, a hand card 0.3."""
+    value = 2.0 * state.lp[player] + 0.3 * len(state.hands[player])
+    leader = state.leader[player]
+    for inst in state.field[player]:
+        if inst != EMPTY and inst != leader:
+            value += (state.cards[inst].cost + 1.0) * max(0, _remaining(state, inst)) / max(1, state.hp_value(inst))
+    return value
+
+
+def evaluate(state: AterialState, player: int) -> float:
+    """`player`'s chance of winning as the heuristic sees it, from public material (LP, units) and hand
+    sizes: a search's estimate where it stops a rollout before the end."""
+    outcome = state.outcome()
+    if outcome is not None:
+        return 0.5 if outcome.winner is None else float(outcome.winner == player)
+    lead = _material(state, player) - _material(state, 1 - player)
+    return 1.0 / (1.0 + math.exp(-lead / EVAL_SCALE))

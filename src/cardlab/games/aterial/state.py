@@ -63,6 +63,8 @@ WINDOWS = (
     W_DISCARD,
     W_OVER,
 ) = range(len(WINDOWS))
+_CONTINUATIONS = frozenset({W_MOVE_TO, W_DEPLOY_TO, W_ABILITY_TARGET, W_TRIGGER_TARGET, W_ATTACK_TARGET})
+"""Windows that finish the choice the active player's previous action began (`continues_decision`)."""
 
 
 class Trigger(NamedTuple):
@@ -279,6 +281,10 @@ class AterialState(SteppingState):
 
     def legal_actions(self) -> tuple[IndexedAction, ...]:
         return self._legal
+
+    def continues_decision(self) -> bool:
+        """A square after MOVE or DEPLOY, a target after ATTACK, an ability's or trigger's target."""
+        return self.window in _CONTINUATIONS
 
     def status(self) -> str:
         """'turn 4, P2 to move (window main)', or once over 'turn 13, over: P1 wins (lp)'."""

@@ -24,6 +24,7 @@ best attack plans.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -112,6 +113,13 @@ class _Item:
     grants: tuple[Ability, ...] = ()
 
 
+def unit_value(s: DreadnoughtState, obj: int) -> float:
+    """What a unit on the field is worth to its owner: 1 + BP/60, an idol 0.5 more, a dummy `DUMMY_VALUE`."""
+    if s.is_dummy(obj):
+        return DUMMY_VALUE
+    return 1.0 + s.cards[obj].bp / 60 + (0.5 if s.area_of[obj] == IDOL_AREA else 0.0)
+
+
 class _View:
     """One decision's read of the player's observation and of the field, with BP and shields cached
     (statics are costly to sum)."""
@@ -197,11 +205,7 @@ class _View:
 
     def uval(self, obj: int) -> float:
         """What a unit on the field is worth to its owner."""
-        s = self.s
-        if s.is_dummy(obj):
-            return DUMMY_VALUE
-        card = s.cards[obj]
-        return 1.0 + card.bp / 60 + (0.5 if s.area_of[obj] == IDOL_AREA else 0.0)
+        return unit_value(self.s, obj)
 
     def hp(self, player: int, area: int) -> int:
         hp: int = self._hp[player][area]
@@ -1038,3 +1042,24 @@ def choose(state: State, rng: random.Random) -> IndexedAction:
     assert player is not None
     view = _View(state, state.observation(player))
     return _WINDOWS[view.decision["kind"]](view, legal)
+
+
+EVAL_SCALE = 2.0 * HP_VALUE
+"""HP units for odds of e to 1 (about 73%) in `evaluate`: two HP cards."""
+
+
+def _material(s: DreadnoughtState, player: int) -> float:
+    """HP cards (`HP_VALUE` each), units on the field (as `_View.uval`), cards in hand (`CARD_COST`)."""
+    value = HP_VALUE * (len(s.hp[player][BA1]) + len(s.hp[player][BA2])) + CARD_COST * len(s.hand[player])
+    return value + sum(unit_value(s, obj) for obj in s.units_of(player))
+
+
+def evaluate(state: State, player: int) -> float:
+    """`player`'s chance of winning as the heuristic sees it, from public material (HP cards, units) and
+    hand sizes: a search's estimate where it stops a rollout before the end."""
+    outcome = state.outcome()
+    if outcome is not None:
+        return 0.5 if outcome.winner is None else float(outcome.winner == player)
+    assert isinstance(state, DreadnoughtState)
+    lead = _material(state, player) - _material(state, 1 - player)
+    return 1.0 / (1.0 + math.exp(-lead / EVAL_SCALE))

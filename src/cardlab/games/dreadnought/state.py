@@ -58,6 +58,10 @@ __all__ = ["ACTION_TURN_CAP", "AREA_UNITS", "AREA_WEIGHT", "BA1", "BA2", "BOOST"
 """The state and, for the modules that read positions, the constants and `Play` of `frames`."""
 
 
+_CONTINUATIONS = frozenset({"dest", "move_to", "target", "pay_src", "pay_discard"})
+"""Decision kinds that finish the choice the player's previous action began (`continues_decision`)."""
+
+
 class DreadnoughtState(SteppingState):
     """A position of Dreadnought; see `cardlab.games.dreadnought.position` for its JSON form."""
 
@@ -131,6 +135,10 @@ class DreadnoughtState(SteppingState):
         if self.phase == "over" or not self.stack:
             return None
         return int(self.stack[-1][1])
+
+    def continues_decision(self) -> bool:
+        """A destination or place after a card, its targets, its payment (log sources, discards)."""
+        return self.phase != "over" and bool(self.stack) and self.stack[-1][0] in _CONTINUATIONS
 
     def outcome(self) -> Outcome | None:
         if self.phase != "over":
