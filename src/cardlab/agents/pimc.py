@@ -26,6 +26,9 @@ from cardlab.agents.base import format_spec
 from cardlab.core.game import Action, Evaluator, InfoSet, Player, Policy, State
 from cardlab.games import game_class
 
+MAX_WIDTH = 64
+"""The most whole decisions branched on: listing them costs a clone per step, before any deadline."""
+
 Decision = tuple[Action, ...]
 """A whole decision: its first action and the actions that finish it (destination, target, payment)."""
 
@@ -101,8 +104,8 @@ class PIMCAgent:
     ) -> None:
         if worlds < 1 and time <= 0:
             raise ValueError("give worlds >= 1 or time > 0")
-        if width < 1:
-            raise ValueError("width must be at least 1")
+        if not 1 <= width <= MAX_WIDTH:
+            raise ValueError(f"width must be 1 to {MAX_WIDTH}")
         self.worlds, self.time, self.depth, self.width, self.margin = worlds, time, depth, width, margin
         params = {"worlds": worlds, "time": time, "depth": depth, "width": width, "margin": margin}
         self.spec = format_spec("pimc", params, self._DEFAULTS)
@@ -157,9 +160,11 @@ class PIMCAgent:
         """The best other choice if it beats the heuristic's by `margin` standard errors of their paired
         differences (the same worlds), else the heuristic's: a lucky score on few worlds is no reason."""
         best = max(alive[1:], key=lambda index: (sum(scores[index]), -index))
-        differences = [mine - yardstick for mine, yardstick in zip(scores[best], scores[0], strict=True)]
+        # One world where the two tie is added (a prior of no difference), so that a few equal
+        # differences never count as certain.
+        differences = [0.0, *(mine - yardstick for mine, yardstick in zip(scores[best], scores[0], strict=True))]
         mean = sum(differences) / len(differences)
-        spread = math.sqrt(sum((d - mean) ** 2 for d in differences) / max(1, len(differences) - 1))
+        spread = math.sqrt(sum((d - mean) ** 2 for d in differences) / (len(differences) - 1))
         return best if mean > 0 and mean > self.margin * spread / math.sqrt(len(differences)) else 0
 
     def _seconds(self) -> float | None:
