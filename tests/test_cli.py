@@ -196,3 +196,10 @@ def test_deck_validate_dreadnought(tmp_path, capsys) -> None:
     out = _run(capsys, ["deck", "validate", "dreadnought", str(bad)], code=1)
     for rule in ("D3.1", "D3.2", "D3.3"):
         assert f": {rule}: " in out
+
+
+def test_progress_rates_of_slow_searches_are_not_rounded_to_zero() -> None:
+    from cardlab.cli import _games_per_second
+
+    assert _games_per_second(12_345.6) == "12,346 games/s"
+    assert _games_per_second(0.1734) == "0.17 games/s" and _games_per_second(3.46) == "3.5 games/s"

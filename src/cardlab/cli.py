@@ -127,6 +127,11 @@ def cmd_scenario_run(args: argparse.Namespace, console: Console) -> int:
     return 1 if failed else 0
 
 
+def _games_per_second(rate: float) -> str:
+    """'1,234 games/s', or with two significant digits below 10 (searches: '0.17 games/s', not '0')."""
+    return f"{rate:,.0f} games/s" if rate >= 10 else f"{rate:.2g} games/s"
+
+
 @contextmanager
 def _progress(console: Console, label: str, total: int) -> Iterator[Callable[[int], None]]:
     """A progress bar with games/s and ETA on a terminal; when piped, a plain line on stderr every 10 s and
@@ -156,7 +161,7 @@ def _progress(console: Console, label: str, total: int) -> Iterator[Callable[[in
             def advance_bar(games: int) -> None:
                 progress.advance(bar, games)
                 speed = progress.tasks[0].speed
-                progress.update(bar, rate=f"{speed:,.0f} games/s" if speed else "")
+                progress.update(bar, rate=_games_per_second(speed) if speed else "")
 
             yield advance_bar
         return
@@ -167,7 +172,7 @@ def _progress(console: Console, label: str, total: int) -> Iterator[Callable[[in
         elapsed = time.perf_counter() - start
         rate = done / elapsed if elapsed > 0 else 0.0
         eta = f", ETA {(total - done) / rate:,.0f} s" if rate and done < total else ""
-        print(f"{label}: {done:,}/{total:,} games, {rate:,.0f} games/s{eta}", file=sys.stderr, flush=True)
+        print(f"{label}: {done:,}/{total:,} games, {_games_per_second(rate)}{eta}", file=sys.stderr, flush=True)
 
     def advance(games: int) -> None:
         nonlocal done, last

@@ -138,3 +138,34 @@ def test_one_agent_moves_in_every_game_in_turn() -> None:
         infoset = state.infoset(player)
         assert len(infoset.legal_actions) > 1, game.name  # a real decision: the search and its rollouts run
         assert agent.act(infoset, random.Random(seed)) in infoset.legal_actions, game.name
+
+
+def test_depth_cuts_rollouts_and_asks_the_games_estimate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`depth=N`: a rollout stops after N actions and `Game.evaluator` judges the position instead."""
+    from cardlab.agents import AgentSpecError
+    from cardlab.games import game_class
+
+    cls = game_class("aterial")
+    real = cls.evaluator()
+    assert real is not None
+    asked: list[float] = []
+
+    def counting(state: object, player: int) -> float:
+        asked.append(value := real(state, player))  # type: ignore[arg-type]
+        return value
+
+    monkeypatch.setattr(cls, "evaluator", classmethod(lambda _: counting))
+    state = cls().new_state(2, record_events=False)
+    while len(state.legal_actions()) < 2:
+        state.apply(state.legal_actions()[0])
+    player = state.current_player()
+    assert player is not None
+    for spec, estimated in (("ismcts:iterations=30", False), ("ismcts:iterations=30:depth=3", True)):
+        asked.clear()
+        action = make_agent(spec, "aterial").act(state.infoset(player), random.Random(1))
+        assert action in state.legal_actions() and bool(asked) == estimated
+    assert len(asked) == 30 and all(0 < value < 1 for value in asked)  # every iteration cut short, none at the end
+    with pytest.raises(AgentSpecError, match="edelweiss has none"):
+        make_agent("ismcts:depth=5", "edelweiss")
+    with pytest.raises(AgentSpecError, match="not rollout=fast or backend=cpu"):
+        make_agent("ismcts:depth=5:rollout=fast")

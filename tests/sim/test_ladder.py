@@ -183,4 +183,4 @@ def test_a_piped_kernel_ladder_prints_its_progress_on_stderr(tmp_path: Path, cap
     assert main([*argv, "--out", str(tmp_path / "o"), "--json"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out)["games_per_pair"] == 7  # stdout stays the JSON
-    assert re.search(r"ladder edelweiss \(cpu engine\): 7/7 games, [\d,]+ games/s", captured.err)
+    assert re.search(r"ladder edelweiss \(cpu engine\): 7/7 games, [\d,.]+ games/s", captured.err)

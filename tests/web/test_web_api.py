@@ -383,10 +383,21 @@ def test_pages_are_html(client: Any, path: str) -> None:
 
 
 def test_search_budgets_of_web_agents_are_capped(client) -> None:
-    for spec in ("ismcts:iterations=100000", "ismcts:time=30"):
+    for spec in ("ismcts:iterations=100000", "ismcts:time=30", "pimc:worlds=100000", "pimc:time=30"):
         response = client.post("/api/games", json={"game": "edelweiss", "seats": {"P1": "human", "P2": spec}})
         assert response.status_code == 422
         assert "at most" in response.json()["error"]
+
+
+def test_the_rollout_search_is_offered_for_the_games_whose_heuristic_estimates_positions(client: Any) -> None:
+    """`pimc:...:depth=...` needs the game's position estimate: the TCGs have one, Edelweiss none."""
+    from cardlab.web.app import ROLLOUT_CHOICE
+
+    games = ok(client.get("/api/meta"))["games"]
+    assert ROLLOUT_CHOICE in games["aterial"]["agents"] and ROLLOUT_CHOICE in games["dreadnought"]["agents"]
+    assert ROLLOUT_CHOICE not in games["edelweiss"]["agents"]
+    seats = {"P1": ROLLOUT_CHOICE, "P2": "heuristic"}
+    assert ok(client.post("/api/games", json={"game": "aterial", "seats": seats}), 201)["id"]
 
 
 def test_a_non_numeric_content_length_is_a_bad_request(client) -> None:

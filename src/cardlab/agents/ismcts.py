@@ -3,7 +3,9 @@
 Each iteration samples a world consistent with the agent's information set, descends one shared
 tree keyed by action histories (only actions legal in that world compete, with UCB using
 availability counts), expands one node, finishes the game with a rollout policy and backs up
-the result for the player who made each move. Game-agnostic: it uses only the core protocol.
+the result for the player who made each move. With `depth`, a rollout stops after that many actions
+and the game's position estimate (`Game.evaluator`) stands in for the result: a cheaper iteration,
+judged by the heuristic's view of the position. Game-agnostic: it uses only the core protocol.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any, ClassVar
 
 from cardlab.agents.base import format_spec
 from cardlab.agents.policies import FastRollout, Policy, fast_rollout, policy_by_name
-from cardlab.core.game import Action, InfoSet, Player, State
+from cardlab.core.game import Action, Evaluator, InfoSet, Player, State
 from cardlab.core.plugin import CompiledSearch
 from cardlab.games import game_class, game_names
 
@@ -54,9 +56,11 @@ class ISMCTSAgent:
     Deterministic for a given RNG when the budget is iterations (time budgets depend on speed).
     """
 
-    params: ClassVar[dict[str, type]] = {"iterations": int, "time": float, "c": float, "rollout": str, "backend": str}
+    params: ClassVar[dict[str, type]] = {
+        "iterations": int, "time": float, "c": float, "rollout": str, "backend": str, "depth": int,
+    }  # fmt: skip
     _DEFAULTS: ClassVar[dict[str, object]] = {
-        "iterations": 1000, "time": 0.0, "c": 0.7, "rollout": "random", "backend": "python",
+        "iterations": 1000, "time": 0.0, "c": 0.7, "rollout": "random", "backend": "python", "depth": 0,
     }  # fmt: skip
     BACKENDS = ("python", "cpu")
     """`python`: this module, for every game; `cpu`: the game's compiled search, where it has one."""
@@ -68,6 +72,7 @@ class ISMCTSAgent:
         c: float = 0.7,
         rollout: str = "random",
         backend: str = "python",
+        depth: int = 0,
     ) -> None:
         if rollout not in ("random", "heuristic", "fast"):
             raise ValueError(f"rollout must be 'random', 'heuristic' or 'fast', not {rollout!r}")
@@ -75,18 +80,30 @@ class ISMCTSAgent:
             raise ValueError(f"backend must be 'python' or 'cpu', not {backend!r}")
         if iterations < 1 and time <= 0:
             raise ValueError("give iterations >= 1 or time > 0")
+        if depth and (rollout == "fast" or backend == "cpu"):
+            raise ValueError("depth cuts the python rollouts (random or heuristic), not rollout=fast or backend=cpu")
         self.iterations = iterations
         self.time = time
         self.c = c
         self.rollout = rollout
         self.backend = backend
-        params = {"iterations": iterations, "time": time, "c": c, "rollout": rollout, "backend": backend}
+        self.depth = depth
+        """Rollout actions before the game's position estimate (`Game.evaluator`) stands in for the end (0: none)."""
+        params = {
+            "iterations": iterations,
+            "time": time,
+            "c": c,
+            "rollout": rollout,
+            "backend": backend,
+            "depth": depth,
+        }
         self.spec = format_spec("ismcts", params, self._DEFAULTS)
         self._searches: dict[str, CompiledSearch] = {}
         self._trees: dict[str, Any] = {}  # per game, the compiled search's buffers, made on first use
         self.max_seconds: float | None = None
         """A cap on thinking time per decision, whatever the budget (a server bounds its agents)."""
         self._rollouts: dict[str, tuple[Policy | None, FastRollout | None]] = {}
+        self._evaluators: dict[str, Evaluator] = {}
 
     def prepare(self, game_name: str) -> None:
         """Resolve the rollout policy for `game_name`; a ValueError if that game has none."""
@@ -105,6 +122,11 @@ class ISMCTSAgent:
                 self._rollouts[game_name] = (None, fast_rollout(game_name))
             else:
                 self._rollouts[game_name] = (policy_by_name(game_name, self.rollout), None)
+        if self.depth and game_name not in self._evaluators:
+            evaluate = game_class(game_name).evaluator()
+            if evaluate is None:
+                raise ValueError(f"depth={self.depth} needs the game's position estimate, and {game_name} has none")
+            self._evaluators[game_name] = evaluate
 
     def act(self, infoset: InfoSet, rng: random.Random) -> Action:
         legal = infoset.legal_actions
@@ -118,12 +140,13 @@ class ISMCTSAgent:
         if self.backend == "cpu":
             return self._act_compiled(infoset, rng, None if deadline is None else deadline - now)
         policy, fast = self._rollouts[infoset.game.name]
+        evaluate = self._evaluators.get(infoset.game.name)
         root = _Node(None)
         iteration = 0
         while self.time > 0 or iteration < self.iterations:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-            self._iterate(root, infoset.sample_world(rng), rng, policy, fast)
+            self._iterate(root, infoset.sample_world(rng), rng, policy, fast, evaluate)
             iteration += 1
         tried = [action for action in legal if action in root.children]
         if not tried:
@@ -157,7 +180,13 @@ class ISMCTSAgent:
         return chosen if chosen is not None else legal[0]
 
     def _iterate(
-        self, root: _Node, world: State, rng: random.Random, policy: Policy | None, fast: FastRollout | None
+        self,
+        root: _Node,
+        world: State,
+        rng: random.Random,
+        policy: Policy | None,
+        fast: FastRollout | None,
+        evaluate: Evaluator | None,
     ) -> None:
         path = [root]
         node = root
@@ -182,14 +211,20 @@ class ISMCTSAgent:
             node = children[action]
             world.apply(action)
             path.append(node)
-        # Rollout to the end of the game.
+        # Rollout to the end of the game, or for `depth` actions and then the game's estimate.
         if fast is not None:
             returns = fast(world, "heuristic", rng.getrandbits(62)) if not world.is_terminal() else world.returns()
         else:
             assert policy is not None
-            while world.current_player() is not None:
+            steps, depth = 0, self.depth
+            while world.current_player() is not None and (not depth or steps < depth):
                 world.apply(policy(world, rng))
-            returns = world.returns()
+                steps += 1
+            if evaluate is None or world.is_terminal():
+                returns = world.returns()
+            else:
+                first = 2.0 * evaluate(world, 0) - 1.0
+                returns = (first, -first)
         root.visits += 1
         for visited in path[1:]:
             visited.visits += 1

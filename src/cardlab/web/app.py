@@ -32,6 +32,8 @@ MAX_BODY = 16 * 1024
 AGENT_CHOICES = ["random", "heuristic", "ismcts:iterations=200:rollout=heuristic"]
 SEARCH_CHOICE = "ismcts:iterations=1000:backend=cpu"
 """The compiled search: for games that have one, where the fast extra is installed."""
+ROLLOUT_CHOICE = "pimc:worlds=6:depth=20"
+"""The rollout search over whole decisions: for games whose heuristic estimates positions (the TCGs)."""
 
 
 def _asset(game: str, name: str) -> Traversable | None:
@@ -47,7 +49,7 @@ def agent_choices(game: str, policies: tuple[str, ...] = ()) -> list[str]:
     from cardlab.agents import AgentSpecError, make_agent
 
     choices = list(AGENT_CHOICES)
-    for spec in (SEARCH_CHOICE, *(f"policy:path={path}" for path in policies)):
+    for spec in (SEARCH_CHOICE, ROLLOUT_CHOICE, *(f"policy:path={path}" for path in policies)):
         try:
             make_agent(spec, game)
         except AgentSpecError:

@@ -57,7 +57,7 @@ class ServerLimits:
     think_time: float = 2.0
     """Seconds an agent may think per decision, whatever its spec asks for."""
     max_iterations: int = 5000
-    """The most search iterations a web seat may ask for."""
+    """The most search iterations (or sampled worlds) a web seat may ask for."""
     agent_workers: int = 4
     """Threads that run agents' decisions, shared fairly (first come, first served) by all games."""
     max_live_games: int = 256
@@ -168,9 +168,12 @@ class GameManager:
             make_agent(spec, game)
         except AgentSpecError as exc:
             raise Rejected(422, f"seats.{seat}: {exc}") from None
-        if params.get("iterations", 0) > limits.max_iterations or params.get("time", 0.0) > limits.think_time:
+        budget = max(params.get("iterations", 0), params.get("worlds", 0))
+        if budget > limits.max_iterations or params.get("time", 0.0) > limits.think_time:
             raise Rejected(
-                422, f"seats.{seat}: at most {limits.max_iterations} iterations or {limits.think_time:g} s per decision"
+                422,
+                f"seats.{seat}: at most {limits.max_iterations} iterations (or worlds) or {limits.think_time:g} s "
+                "per decision",
             )
 
     def create(
