@@ -25,29 +25,13 @@ from cardlab.agents import make_agent
 from cardlab.agents.pimc import whole_decisions
 from cardlab.core.game import State
 from cardlab.games import game_class
+from cardlab.sim.positions import reached_positions
 
 SEARCHES = {
     "aterial": {"depth": 20, "pimc": "pimc", "target_ms": 0.4},
     "dreadnought": {"depth": 20, "pimc": "pimc:worlds=6:depth=20", "target_ms": 1.3},
 }
 """Per game: the rollout cut measured, the pimc spec of its ladder, and the issue's per-iteration target."""
-
-
-def positions(name: str, count: int, seed: int = 1) -> list[State]:
-    """Decisions with a real choice reached by heuristic play from different deals (none mid-decision)."""
-    game, policy = game_class(name)(), game_class(name).heuristic()
-    assert policy is not None
-    rng = random.Random(seed)
-    found: list[State] = []
-    while len(found) < count:
-        state = game.new_state(rng.getrandbits(32), record_events=False)
-        for _ in range(rng.randrange(10, 120)):
-            if state.current_player() is None:
-                break
-            state.apply(policy(state, rng))
-        if state.current_player() is not None and not state.continues_decision():
-            found.append(state)
-    return found
 
 
 def decision_ms(spec: str, name: str, states: list[State], repeats: int) -> float:
@@ -84,7 +68,7 @@ def main() -> None:
         "|---|---:|---:|---:|---|---:|---:|",
     ]
     for name, search in SEARCHES.items():
-        states = positions(name, n)
+        states = reached_positions(name, n)
         full = decision_ms(f"ismcts:iterations={i}", name, states, r) / i
         cut = decision_ms(f"ismcts:iterations={i}:depth={search['depth']}", name, states, r) / i
         pimc = decision_ms(str(search["pimc"]), name, states, r)

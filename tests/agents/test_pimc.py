@@ -10,26 +10,13 @@ from cardlab.agents import AgentSpecError, make_agent
 from cardlab.agents.pimc import PIMCAgent, whole_decisions
 from cardlab.core.game import State
 from cardlab.games import game_class
+from cardlab.sim.positions import reached_positions
 
 TCGS = ("aterial", "dreadnought")
 
 
 def _positions(name: str, count: int, seed: int = 7) -> list[State]:
-    """Decisions reached by heuristic play from different deals (each with a real choice)."""
-    game = game_class(name)()
-    policy = game_class(name).heuristic()
-    assert policy is not None
-    rng = random.Random(seed)
-    found: list[State] = []
-    while len(found) < count:
-        state = game.new_state(rng.getrandbits(32), record_events=False)
-        for _ in range(rng.randrange(10, 80)):
-            if state.current_player() is None:
-                break
-            state.apply(policy(state, rng))
-        if state.current_player() is not None and not state.continues_decision():
-            found.append(state)
-    return found
+    return reached_positions(name, count, seed, steps=(10, 80))
 
 
 def _play(state: State, actions: tuple[object, ...]) -> State:
