@@ -127,8 +127,8 @@ def main() -> None:
             argv = ("simulate", name, "--agents", "random,random", "--games", str(games), "--workers", workers)
             rates.append(median([json.loads(command(*argv, "--json")[1])["games_per_second"] for _ in range(r)]))
         lines.append(
-            f"| {name} | {engine:,.0f} | {rates[0]:,.0f} ({rates[0] / engine:.0%}) | {rates[1]:,.0f} "
-            f"({rates[1] / engine / 2:.0%} per core) |"
+            f"| {name} | {engine:,.0f} | {rates[0]:,.0f} ({rates[0] / engine:.1%}) | {rates[1]:,.0f} "
+            f"({rates[1] / engine / 2:.1%} per core) |"
         )
     body = "## The user's commands against their engines\n\n" + "\n".join(lines)
     print(body) if args.dry_run else write_section("commands", body)
