@@ -166,3 +166,25 @@ def test_the_position_estimate_reads_public_material_only(name: str) -> None:
     outcome = finished.outcome()
     assert outcome is not None and outcome.winner is not None
     assert evaluate(finished, outcome.winner) == 1.0 and evaluate(finished, 1 - outcome.winner) == 0.0
+
+
+@pytest.mark.parametrize("name", TCGS)
+def test_it_answers_legally_anywhere_random_play_goes_mid_decision_included(name: str) -> None:
+    """Positions from random play, half-way through a decision too: a legal answer every time."""
+    game = game_class(name)()
+    agent = make_agent("pimc:worlds=1:depth=3:width=6", name)
+    rng = random.Random(13)
+    asked = continuing = 0
+    while asked < 40:
+        state = game.new_state(rng.getrandbits(32), record_events=False)
+        for _ in range(rng.randrange(1, 150)):
+            if state.current_player() is None:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        player = state.current_player()
+        if player is None:
+            continue
+        continuing += state.continues_decision()
+        assert agent.act(state.infoset(player), random.Random(asked)) in state.legal_actions()
+        asked += 1
+    assert continuing > 0
