@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from cardlab.core.errors import CardlabError, PositionError
 
@@ -186,3 +186,25 @@ def varied_matchups(matchups: Any, rules: Rules, patches: Patches = ()) -> Any:
     fields = {**matchups.summary_fields, **extra}
     variant = f"{matchups.variant}+{label}"
     return replace(matchups, variant=variant, config=config, summary_fields=fields, deals=matchups.deal_variant)
+
+
+class RuledConfig:
+    """What every game's frozen config dataclass shares about rule options: `rules` normalised (and
+    `patches`, where the game has card edits) when it is built, and `rule(name)` read with its default.
+
+    A mixin, not a dataclass base, so that each config keeps its own positional fields; a config calls
+    `_check_rule_fields()` from its `__post_init__` and names its options in `RULE_OPTIONS`.
+    """
+
+    __slots__ = ()
+    RULE_OPTIONS: ClassVar[Sequence[RuleOption]] = ()
+    rules: Rules
+
+    def _check_rule_fields(self) -> None:
+        object.__setattr__(self, "rules", check_rules(self.RULE_OPTIONS, self.rules))
+        if hasattr(self, "patches"):
+            object.__setattr__(self, "patches", check_patches(self.patches))
+
+    def rule(self, name: str) -> str:
+        """The value of rule option `name` in this config: its default unless `rules` sets it."""
+        return rule_value(self.RULE_OPTIONS, self.rules, name)

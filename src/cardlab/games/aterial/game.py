@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from cardlab.core.actions import IndexedAction
 from cardlab.core.carddata import CardDataError
@@ -15,7 +15,15 @@ from cardlab.core.errors import PositionError
 from cardlab.core.game import PLAYER_NAMES, Game, parse_player
 from cardlab.core.plugin import Choice, ConfigOption, OptionValue, seat_values
 from cardlab.core.rng import make_rng
-from cardlab.core.rules import Patches, Rules, check_patches, check_rules, rule_value, without_printed_edits
+from cardlab.core.rules import (
+    Patches,
+    RuledConfig,
+    RuleOption,
+    Rules,
+    check_patches,
+    check_rules,
+    without_printed_edits,
+)
 from cardlab.games.aterial.actions import ACTIVATED_KEYS, HAND_KEYS, build_actions
 from cardlab.games.aterial.board import LEADER_START
 from cardlab.games.aterial.cards import (
@@ -34,7 +42,7 @@ from cardlab.games.aterial.variants import RULE_OPTIONS
 
 
 @dataclass(frozen=True)
-class AterialConfig:
+class AterialConfig(RuledConfig):
     """Decks by packaged id (`D1`) or file path; optional leader overrides; who plays first
     (None: drawn from the seed, A6.2); card files added to the packaged A21 set. `rules`: the rule
     options that differ from the spec's rulings (`variants.RULE_OPTIONS`); `patches`: card edits
@@ -47,12 +55,10 @@ class AterialConfig:
     rules: Rules = ()
     patches: Patches = ()
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "rules", check_rules(RULE_OPTIONS, self.rules))
-        object.__setattr__(self, "patches", check_patches(self.patches))
+    RULE_OPTIONS: ClassVar[Sequence[RuleOption]] = RULE_OPTIONS
 
-    def rule(self, name: str) -> str:
-        return rule_value(RULE_OPTIONS, self.rules, name)
+    def __post_init__(self) -> None:
+        self._check_rule_fields()
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {

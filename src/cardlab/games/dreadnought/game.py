@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from cardlab.core.actions import IndexedAction
 from cardlab.core.carddata import CardDataError
@@ -15,7 +15,15 @@ from cardlab.core.errors import CardlabError, PositionError
 from cardlab.core.game import PLAYER_NAMES, Game
 from cardlab.core.plugin import Choice, ConfigOption, OptionValue, seat_values
 from cardlab.core.rng import make_rng
-from cardlab.core.rules import Patches, Rules, check_patches, check_rules, rule_value, without_printed_edits
+from cardlab.core.rules import (
+    Patches,
+    RuledConfig,
+    RuleOption,
+    Rules,
+    check_patches,
+    check_rules,
+    without_printed_edits,
+)
 from cardlab.games.dreadnought.actions import Decoded, build_actions
 from cardlab.games.dreadnought.cards import (
     PACKAGED_DECKS,
@@ -40,7 +48,7 @@ _CONFIG_KEYS = ("decks", "casters", "cards", "rules", "patches")
 
 
 @dataclass(frozen=True)
-class DreadnoughtConfig:
+class DreadnoughtConfig(RuledConfig):
     """Decks by packaged id (`ember_spark`) or file path; optional caster pairs replacing the
     decks' own (each a pair of caster ids); card files added to the packaged D23 set. `rules`: the
     rule options that differ from the spec's rulings (`variants.RULE_OPTIONS`); `patches`: card edits
@@ -52,12 +60,10 @@ class DreadnoughtConfig:
     rules: Rules = ()
     patches: Patches = ()
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "rules", check_rules(RULE_OPTIONS, self.rules))
-        object.__setattr__(self, "patches", check_patches(self.patches))
+    RULE_OPTIONS: ClassVar[Sequence[RuleOption]] = RULE_OPTIONS
 
-    def rule(self, name: str) -> str:
-        return rule_value(RULE_OPTIONS, self.rules, name)
+    def __post_init__(self) -> None:
+        self._check_rule_fields()
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {

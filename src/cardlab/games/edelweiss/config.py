@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from cardlab.core.errors import PositionError
-from cardlab.core.rules import Rules, check_rules, rule_value
+from cardlab.core.rules import RuledConfig, RuleOption, Rules, check_rules
 from cardlab.games.edelweiss.cards import CHARACTER_IDS, DECK_SIZES
 from cardlab.games.edelweiss.variants import RULE_OPTIONS
 
@@ -15,7 +15,7 @@ STANDARDS = ("symbolic", "accel2")
 
 
 @dataclass(frozen=True, slots=True)
-class EdelweissConfig:
+class EdelweissConfig(RuledConfig):
     """`characters` is (P1's, P2's) or None; None in a skills game means "pick at random". `rules`: the
     rule options that differ from the spec's rulings (`variants.RULE_OPTIONS`)."""
 
@@ -24,8 +24,10 @@ class EdelweissConfig:
     characters: tuple[str, str] | None = None
     rules: Rules = ()
 
+    RULE_OPTIONS: ClassVar[Sequence[RuleOption]] = RULE_OPTIONS
+
     def __post_init__(self) -> None:
-        object.__setattr__(self, "rules", check_rules(RULE_OPTIONS, self.rules))
+        self._check_rule_fields()
         if not isinstance(self.deck, str) or self.deck not in DECK_SIZES:
             raise PositionError("config.deck", f"{self.deck!r} is not one of {sorted(DECK_SIZES)}")
         if self.deck == "skills":
@@ -46,9 +48,6 @@ class EdelweissConfig:
     @property
     def skills(self) -> bool:
         return self.deck == "skills"
-
-    def rule(self, name: str) -> str:
-        return rule_value(RULE_OPTIONS, self.rules, name)
 
     def to_json(self) -> dict[str, Any]:
         characters = None if self.characters is None else {"P1": self.characters[0], "P2": self.characters[1]}
