@@ -233,8 +233,9 @@ def main() -> None:
         lines.append(
             f"| {agent} | {rating['elo']:+.0f} | [{low:+.0f}, {high:+.0f}] | {ladder['decision_ms'][agent]:.3g} |"
         )
-    kept = re.search(r"<!-- what-if -->.*?<!-- /what-if -->", DOC.read_text(), re.S) if DOC.exists() else None
-    DOC.write_text("\n".join(lines).rstrip() + "\n" + (f"\n{kept.group(0)}\n" if kept else ""))  # whatif_study.py's
+    # The marked sections other studies write (whatif_study.py, tcg_tables_study.py) are kept as they are.
+    kept = re.finditer(r"<!-- ([\w-]+) -->.*?<!-- /\1 -->", DOC.read_text(), re.S) if DOC.exists() else ()
+    DOC.write_text("\n".join(lines).rstrip() + "\n" + "".join(f"\n{match.group(0)}\n" for match in kept))
     print(DOC.read_text())
 
 

@@ -105,6 +105,23 @@ def test_cells_are_tested_together_with_holm() -> None:
     assert lopsided["a_rate"] == 0.5 and lopsided["b_rate"] == 1.0 and lopsided["p1"] == "GARU"
 
 
+def test_each_entrant_is_totalled_over_its_pairings_and_seats() -> None:
+    """GARU wins every game of one cell under y: 40 more wins out of its 400, the others unchanged or down."""
+    a = _table("x", {})
+    b = _table("y", {("GARU-EAGLE", 0): 40})
+    mirror = _games("y", "GARU-GARU", 0, 30, 30)  # a mirror is both a win and a loss: left out
+    entrants = {row["entrant"]: row for row in compare_tables(a, b + mirror, SYMBOLIC, ("x", "y"))["entrants"]}
+    assert set(entrants) == set(SYMBOLIC.entrants)
+    garu, eagle, raiha = entrants["GARU"], entrants["EAGLE"], entrants["RAIHA"]
+    assert (garu["a_wins"], garu["a_games"], garu["b_wins"], garu["b_games"]) == (200, 400, 220, 400)
+    assert garu["diff"] == pytest.approx(0.05) and garu["ci95"][0] < 0.05 < garu["ci95"][1]
+    assert (eagle["b_wins"], eagle["b_games"]) == (180, 400) and raiha["diff"] == 0.0
+    assert garu["p_value"] == pytest.approx(two_proportion_z_test(200, 400, 220, 400))
+    assert not any(row["significant"] for row in entrants.values())  # 5 points on 400 games is within noise
+    ranked = compare_tables(a, b, SYMBOLIC, ("x", "y"))["entrants"]
+    assert ranked[0]["entrant"] == "GARU" and ranked[-1]["entrant"] == "EAGLE"  # by the second agent's rate
+
+
 def test_identical_tables_converge() -> None:
     table = _table("x", {("RAIHA-VERDI", 0): 31})
     summary = compare_tables(table, table, SYMBOLIC, ("x", "x"))
@@ -155,8 +172,11 @@ def test_an_agent_compared_with_itself_converges(tmp_path: Path, capsys) -> None
         assert cell["diff"] == 0.0 and cell["a_games"] == cell["b_games"] == 6
         assert cell["ci95"][0] < 0 < cell["ci95"][1]
     assert all(len(indices) == 6 for indices in _counts(db, "heuristic").values())  # played once, not per side
+    assert [row["diff"] for row in summary["entrants"]] == [0.0] * 6
+    assert all(row["a_games"] == 5 * 2 * 6 for row in summary["entrants"])  # 5 opponents, 2 seats, 6 games
     page = (out / "comparison.html").read_text()
     assert "data:image/png;base64," in page and "converged: no cell differs" in page
+    assert "Each character overall" in page and "GARU" in page
     assert (out / "difference.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     with GamesDB(db) as store:
         (stored,) = store.comparisons("edelweiss", "symbolic", "heuristic")

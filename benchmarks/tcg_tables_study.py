@@ -1,0 +1,162 @@
+"""The TCGs' balance tables under search: which matchups does the heuristic's table get wrong? (issue #19)
+
+For each TCG the study runs, through the commands a designer types:
+
+1. `cardlab ladder GAME --agents heuristic,SEARCH --games 200`: the search's strength against the heuristic
+   at its cost per decision, so "under search" means under stronger play;
+2. `cardlab compare GAME --agents heuristic,SEARCH --games N`: the default matchup table (every entrant
+   against every other, both seats) topped up to N games per pairing and seat under both agents on common
+   deals, every cell tested (two-proportion z, Holm over the cells).
+
+It writes the "Tables under search" section of docs/balance.md (between `<!-- under-search -->` markers; the
+convergence study keeps it). Run: `python benchmarks/tcg_tables_study.py` (hours on two cores for the full
+tables; `--db lab.sqlite` keeps the games, so a rerun or a larger `--games` plays only what is missing);
+`--only GAME` runs one game, `--games GAME=N` changes its table size, `--dry-run` prints the section.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from _report import machine, write_section
+from cardlab.sim.stats import wilson_interval
+
+CARDLAB = str(Path(sys.executable).with_name("cardlab"))
+DOC = Path(__file__).resolve().parent.parent / "docs" / "balance.md"
+LADDER_GAMES = 200
+
+STUDIES = {
+    # game: (the search, games per pairing and seat: 384 puts every cell's Wilson interval within ±5 points)
+    "aterial": ("pimc:worlds=2:depth=10", 384),
+    "dreadnought": ("pimc:worlds=6:depth=20", 384),
+}
+
+
+def cardlab(argv: list[str], workers: int) -> float:
+    """Run one command to completion; its wall time in seconds."""
+    start = time.perf_counter()
+    subprocess.run([CARDLAB, *argv, "--workers", str(workers)], check=True, capture_output=True, text=True)
+    return time.perf_counter() - start
+
+
+def half_width(games: int) -> float:
+    """The widest 95% Wilson half-width of a cell with `games` games (at a rate of 50%), in points."""
+    z = 1.959963984540054
+    return 100 * z * math.sqrt(0.25 / games + z * z / (16 * games * games)) / (1 + z * z / games)
+
+
+def pct(wins: int, games: int) -> str:
+    return f"{wins}/{games} = {100 * wins / games:.1f}%"
+
+
+def cell_name(cell: dict[str, Any]) -> str:
+    a, b = cell["pairing"].split("-")
+    return f"{a} vs {b}, {a} {'first' if cell['seat'] == 0 else 'second'}"
+
+
+def block(game: str, search: str, ladder: dict[str, Any], ladder_argv: list[str], compare: dict[str, Any],
+          compare_argv: list[str], seconds: float) -> list[str]:  # fmt: skip
+    pair = ladder["pairs"][0]
+    me = pair["agents"].index(search)
+    wins, games, draws = pair["wins"][me], pair["games"], pair["draws"]
+    low, high = wilson_interval(wins, games)
+    cells = compare["cells"]
+    fewest = min(min(cell["a_games"], cell["b_games"]) for cell in cells)
+    lines = [
+        f"### {game.capitalize()}",
+        "",
+        f"`cardlab {' '.join(ladder_argv)}`: `{search}` wins {pct(wins, games)} [{100 * low:.1f}%, {100 * high:.1f}%]"
+        f"{f' ({draws} drawn)' if draws else ''} against the heuristic, at "
+        f"{ladder['decision_ms'][search]:.3g} ms per decision "
+        f"(the heuristic: {ladder['decision_ms']['heuristic']:.2g}).",
+        "",
+        f"`cardlab {' '.join(compare_argv)}` ({seconds / 60:.0f} min for the games this run played): "
+        f"{len(cells)} cells, at least {fewest} games each under each agent (every cell's 95% interval within "
+        f"±{half_width(fewest):.1f} points), {compare['games'][0]} and {compare['games'][1]} games in all. "
+        f"**Verdict: {compare['verdict']}** (largest difference {100 * compare['max_abs_diff']:.1f} points; "
+        f"{compare['test']}, {compare['correction']}).",
+        "",
+    ]
+    differing = sorted((cell for cell in cells if cell["significant"]), key=lambda cell: -abs(cell["diff"]))
+    if differing:
+        flipped = [cell for cell in differing if (cell["a_rate"] - 0.5) * (cell["b_rate"] - 0.5) < 0]
+        lines += [
+            f"The cells the heuristic gets wrong ({len(differing)}; the first-named entrant's win rate; "
+            f"{len(flipped)} change which side is favoured, marked ⇄):",
+            "",
+            "| cell | heuristic | search | diff (points) | 95% interval |",
+            "|---|---:|---:|---:|---:|",
+        ]
+        for cell in differing:
+            mark = " ⇄" if cell in flipped else ""
+            lines.append(
+                f"| {cell_name(cell)}{mark} | {100 * cell['a_rate']:.1f}% | {100 * cell['b_rate']:.1f}% | "
+                f"{100 * cell['diff']:+.1f} | [{100 * cell['ci95'][0]:+.1f}, {100 * cell['ci95'][1]:+.1f}] |"
+            )
+        lines.append("")
+    entrants = compare["entrants"]
+    order_a = [row["entrant"] for row in sorted(entrants, key=lambda row: (-row["a_rate"], row["entrant"]))]
+    lines += [
+        "Each entrant over all its pairings and seats (* differs, Holm over the entrants):",
+        "",
+        "| entrant | heuristic | rank | search | rank | diff (points) |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for rank, row in enumerate(entrants, 1):
+        lines.append(
+            f"| {row['entrant']} | {100 * row['a_rate']:.1f}% | {order_a.index(row['entrant']) + 1} | "
+            f"{100 * row['b_rate']:.1f}% | {rank} | {100 * row['diff']:+.1f}{'*' if row['significant'] else ''} |"
+        )
+    return [*lines, ""]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", choices=sorted(STUDIES), action="append", help="run only this game (repeatable)")
+    parser.add_argument("--games", action="append", default=[], metavar="GAME=N", help="games per pairing and seat")
+    parser.add_argument("--db", type=Path, help="games database to keep and top up (default: a temporary one)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--dry-run", action="store_true", help="print the section instead of writing it")
+    args = parser.parse_args()
+    sizes = {game: size for game, (_, size) in STUDIES.items()}
+    for item in args.games:
+        game, _, size = item.partition("=")
+        if game not in STUDIES or not size.isdigit():
+            parser.error(f"--games {item!r}: expected GAME=N with GAME one of {', '.join(STUDIES)}")
+        sizes[game] = int(size)
+    intro = [
+        "## Tables under search (TCGs)",
+        "",
+        f"Written by `benchmarks/tcg_tables_study.py` on {machine()}, with {args.workers} workers. Each TCG's "
+        "default table (every packaged deck with every leader or legal caster pair, both seats) played by the "
+        "heuristic and by a search that beats it, on the same deals, and compared cell by cell: a cell the two "
+        "tables disagree on is a matchup the heuristic's table gets wrong.",
+    ]
+    sections = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        db = args.db or Path(scratch) / "lab.sqlite"
+        for game in args.only or list(STUDIES):
+            search = STUDIES[game][0]
+            ladder_argv = ["ladder", game, "--agents", f"heuristic,{search}", "--games", str(LADDER_GAMES)]
+            cardlab([*ladder_argv, "--out", f"{scratch}/{game}-ladder"], args.workers)
+            ladder = json.loads(Path(f"{scratch}/{game}-ladder/ladder.json").read_text())
+            compare_argv = ["compare", game, "--agents", f"heuristic,{search}", "--games", str(sizes[game])]
+            seconds = cardlab([*compare_argv, "--db", str(db), "--out", f"{scratch}/{game}-compare"], args.workers)
+            compare = json.loads(Path(f"{scratch}/{game}-compare/comparison.json").read_text())
+            lines = block(game, search, ladder, ladder_argv, compare, compare_argv, seconds)
+            sections[f"under-search-{game}"] = "\n".join([*lines[:1], f"(run {datetime.date.today()})", *lines[1:]])
+    for name, body in {"under-search": "\n".join(intro), **sections}.items():  # one section per game: --only keeps
+        print(body) if args.dry_run else write_section(name, body, DOC)  # the others
+
+
+if __name__ == "__main__":
+    main()
