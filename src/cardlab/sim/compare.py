@@ -159,7 +159,7 @@ def compare_tables(
     alpha: float = ALPHA,
 ) -> dict[str, Any]:
     """The comparison.json numbers: per cell both rates, diff with its interval and test, Holm over all cells."""
-    games_a, games_b = list(games_a), list(games_b)  # read twice: per cell and per entrant
+    games_a, games_b = counts_of(games_a), counts_of(games_b)  # tallied once, read per cell and per entrant
     counts_a, counts_b = cell_counts(games_a), cell_counts(games_b)
     cells: list[dict[str, Any]] = []
     unmatched = []
