@@ -29,6 +29,7 @@ from typing import Any
 
 from _report import machine, write_section
 from cardlab.sim.stats import wilson_interval
+from cardlab.store.fingerprint import fingerprint
 
 CARDLAB = str(Path(sys.executable).with_name("cardlab"))
 DOC = Path(__file__).resolve().parent.parent / "docs" / "balance.md"
@@ -37,7 +38,7 @@ LADDER_GAMES = 200
 STUDIES = {
     # game: (the search, games per pairing and seat: 384 puts every cell's Wilson interval within ±5 points)
     "aterial": ("pimc:worlds=2:depth=10", 384),
-    "dreadnought": ("pimc:worlds=6:depth=20", 384),
+    "dreadnought": ("pimc:worlds=2:depth=20", 384),
 }
 
 
@@ -119,6 +120,14 @@ def block(game: str, search: str, ladder: dict[str, Any], ladder_argv: list[str]
     return [*lines, ""]
 
 
+def provenance(game: str, search: str) -> str:
+    """When, and on which code: the commit and the stored games' fingerprints (which name the rules, cards and
+    agents' code exactly, so the games can be found in a kept database)."""
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    prints = ", ".join(f"{agent} `{fingerprint(game, agent, 'reference')}`" for agent in ("heuristic", search))
+    return f"Run {datetime.date.today()} at commit `{commit or 'unknown'}`; games' fingerprints: {prints}."
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", choices=sorted(STUDIES), action="append", help="run only this game (repeatable)")
@@ -153,7 +162,7 @@ def main() -> None:
             seconds = cardlab([*compare_argv, "--db", str(db), "--out", f"{scratch}/{game}-compare"], args.workers)
             compare = json.loads(Path(f"{scratch}/{game}-compare/comparison.json").read_text())
             lines = block(game, search, ladder, ladder_argv, compare, compare_argv, seconds)
-            sections[f"under-search-{game}"] = "\n".join([*lines[:1], f"(run {datetime.date.today()})", *lines[1:]])
+            sections[f"under-search-{game}"] = "\n".join([*lines[:2], provenance(game, search), "", *lines[2:]])
     for name, body in {"under-search": "\n".join(intro), **sections}.items():  # one section per game: --only keeps
         print(body) if args.dry_run else write_section(name, body, DOC)  # the others
 
