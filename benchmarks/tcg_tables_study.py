@@ -11,7 +11,9 @@ For each TCG the study runs, through the commands a designer types:
 It writes the "Tables under search" section of docs/balance.md (between `<!-- under-search -->` markers; the
 convergence study keeps it). Run: `python benchmarks/tcg_tables_study.py` (hours on two cores for the full
 tables; `--db lab.sqlite` keeps the games, so a rerun or a larger `--games` plays only what is missing);
-`--only GAME` runs one game, `--games GAME=N` changes its table size, `--dry-run` prints the section.
+`--only GAME` runs one game, `--games GAME=N` changes its table size, `--keep DIR` keeps each game's
+ladder.json, comparison.json and run.json, `--write-only --keep DIR` writes the section from them without
+playing, `--dry-run` prints the section.
 """
 
 from __future__ import annotations
@@ -86,6 +88,13 @@ def block(game: str, search: str, ladder: dict[str, Any], ladder_argv: list[str]
         f"**Verdict: {compare['verdict']}** (largest difference {100 * compare['max_abs_diff']:.1f} points; "
         f"{compare['test']}, {compare['correction']}).",
         "",
+        "The player in P1 wins "
+        + " and ".join(
+            f"{100 * rate['rate']:.1f}% [{100 * rate['ci95'][0]:.1f}%, {100 * rate['ci95'][1]:.1f}%] under {agent}"
+            for agent, rate in zip(("the heuristic", "search"), compare["first_player"], strict=True)
+        )
+        + ".",
+        "",
     ]
     differing = sorted((cell for cell in cells if cell["significant"]), key=lambda cell: -abs(cell["diff"]))
     if differing:
@@ -120,12 +129,36 @@ def block(game: str, search: str, ladder: dict[str, Any], ladder_argv: list[str]
     return [*lines, ""]
 
 
-def provenance(game: str, search: str) -> str:
-    """When, and on which code: the commit and the stored games' fingerprints (which name the rules, cards and
-    agents' code exactly, so the games can be found in a kept database)."""
+def provenance(game: str, search: str, workers: int) -> str:
+    """When, where and on which code: the commit and the stored games' fingerprints (which name the rules,
+    cards and agents' code exactly, so the games can be found in a kept database)."""
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     prints = ", ".join(f"{agent} `{fingerprint(game, agent, 'reference')}`" for agent in ("heuristic", search))
-    return f"Run {datetime.date.today()} at commit `{commit or 'unknown'}`; games' fingerprints: {prints}."
+    return (
+        f"Run {datetime.date.today()} at commit `{commit or 'unknown'}` on {machine()} with {workers} workers; "
+        f"games' fingerprints: {prints}."
+    )
+
+
+def run_game(game: str, size: int, db: Path, folder: Path, workers: int) -> None:
+    """The ladder and the comparison of one game, kept in `folder` with what `section` needs to report them."""
+    search = STUDIES[game][0]
+    ladder_argv = ["ladder", game, "--agents", f"heuristic,{search}", "--games", str(LADDER_GAMES)]
+    cardlab([*ladder_argv, "--out", str(folder / "ladder")], workers)
+    compare_argv = ["compare", game, "--agents", f"heuristic,{search}", "--games", str(size)]
+    seconds = cardlab([*compare_argv, "--db", str(db), "--out", str(folder / "compare")], workers)
+    run = {"search": search, "ladder_argv": ladder_argv, "compare_argv": compare_argv, "seconds": seconds,
+           "provenance": provenance(game, search, workers)}  # fmt: skip
+    (folder / "run.json").write_text(json.dumps(run, indent=2) + "\n")
+
+
+def section(game: str, folder: Path) -> str:
+    """One game's part of the section, from the files `run_game` kept."""
+    run = json.loads((folder / "run.json").read_text())
+    ladder = json.loads((folder / "ladder" / "ladder.json").read_text())
+    compare = json.loads((folder / "compare" / "comparison.json").read_text())
+    lines = block(game, run["search"], ladder, run["ladder_argv"], compare, run["compare_argv"], run["seconds"])
+    return "\n".join([*lines[:2], run["provenance"], "", *lines[2:]])
 
 
 def main() -> None:
@@ -133,9 +166,13 @@ def main() -> None:
     parser.add_argument("--only", choices=sorted(STUDIES), action="append", help="run only this game (repeatable)")
     parser.add_argument("--games", action="append", default=[], metavar="GAME=N", help="games per pairing and seat")
     parser.add_argument("--db", type=Path, help="games database to keep and top up (default: a temporary one)")
+    parser.add_argument("--keep", type=Path, help="folder keeping each game's ladder.json, comparison.json, run.json")
+    parser.add_argument("--write-only", action="store_true", help="play nothing: write the section from --keep")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--dry-run", action="store_true", help="print the section instead of writing it")
     args = parser.parse_args()
+    if args.write_only and args.keep is None:
+        parser.error("--write-only reads the files of an earlier run: give --keep DIR")
     sizes = {game: size for game, (_, size) in STUDIES.items()}
     for item in args.games:
         game, _, size = item.partition("=")
@@ -145,24 +182,19 @@ def main() -> None:
     intro = [
         "## Tables under search (TCGs)",
         "",
-        f"Written by `benchmarks/tcg_tables_study.py` on {machine()}, with {args.workers} workers. Each TCG's "
-        "default table (every packaged deck with every leader or legal caster pair, both seats) played by the "
-        "heuristic and by a search that beats it, on the same deals, and compared cell by cell: a cell the two "
-        "tables disagree on is a matchup the heuristic's table gets wrong.",
+        "Written by `benchmarks/tcg_tables_study.py`. Each TCG's default table (every packaged deck with every "
+        "leader or legal caster pair, both seats) played by the heuristic and by a search that beats it, on the "
+        "same deals, and compared cell by cell: a cell the two tables disagree on is a matchup the heuristic's "
+        "table gets wrong.",
     ]
     sections = {}
     with tempfile.TemporaryDirectory() as scratch:
-        db = args.db or Path(scratch) / "lab.sqlite"
+        keep = args.keep or Path(scratch)
         for game in args.only or list(STUDIES):
-            search = STUDIES[game][0]
-            ladder_argv = ["ladder", game, "--agents", f"heuristic,{search}", "--games", str(LADDER_GAMES)]
-            cardlab([*ladder_argv, "--out", f"{scratch}/{game}-ladder"], args.workers)
-            ladder = json.loads(Path(f"{scratch}/{game}-ladder/ladder.json").read_text())
-            compare_argv = ["compare", game, "--agents", f"heuristic,{search}", "--games", str(sizes[game])]
-            seconds = cardlab([*compare_argv, "--db", str(db), "--out", f"{scratch}/{game}-compare"], args.workers)
-            compare = json.loads(Path(f"{scratch}/{game}-compare/comparison.json").read_text())
-            lines = block(game, search, ladder, ladder_argv, compare, compare_argv, seconds)
-            sections[f"under-search-{game}"] = "\n".join([*lines[:2], provenance(game, search), "", *lines[2:]])
+            if not args.write_only:
+                (keep / game).mkdir(parents=True, exist_ok=True)
+                run_game(game, sizes[game], args.db or Path(scratch) / "lab.sqlite", keep / game, args.workers)
+            sections[f"under-search-{game}"] = section(game, keep / game)
     for name, body in {"under-search": "\n".join(intro), **sections}.items():  # one section per game: --only keeps
         print(body) if args.dry_run else write_section(name, body, DOC)  # the others
 

@@ -118,6 +118,8 @@ def test_each_entrant_is_totalled_over_its_pairings_and_seats() -> None:
     assert (eagle["b_wins"], eagle["b_games"]) == (180, 400) and raiha["diff"] == 0.0
     assert garu["p_value"] == pytest.approx(two_proportion_z_test(200, 400, 220, 400))
     assert not any(row["significant"] for row in entrants.values())  # 5 points on 400 games is within noise
+    first_a, first_b = compare_tables(a, b + mirror, SYMBOLIC, ("x", "y"))["first_player"]
+    assert (first_a["wins"], first_a["games"], first_b["wins"], first_b["games"]) == (600, 1200, 620, 1200)
     ranked = compare_tables(a, b, SYMBOLIC, ("x", "y"))["entrants"]
     assert ranked[0]["entrant"] == "GARU" and ranked[-1]["entrant"] == "EAGLE"  # by the second agent's rate
 
@@ -176,7 +178,7 @@ def test_an_agent_compared_with_itself_converges(tmp_path: Path, capsys) -> None
     assert all(row["a_games"] == 5 * 2 * 6 for row in summary["entrants"])  # 5 opponents, 2 seats, 6 games
     page = (out / "comparison.html").read_text()
     assert "data:image/png;base64," in page and "converged: no cell differs" in page
-    assert "Each character overall" in page and "GARU" in page
+    assert "Each character overall" in page and "GARU" in page and "The player in P1 wins: heuristic" in page
     assert (out / "difference.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     with GamesDB(db) as store:
         (stored,) = store.comparisons("edelweiss", "symbolic", "heuristic")

@@ -22,6 +22,7 @@ from cardlab.core.plugin import Matchups
 from cardlab.core.rng import derive_seed
 from cardlab.games import game_class
 from cardlab.sim.stats import (
+    FirstPlayerAdvantage,
     binomial_test_two_sided,
     bootstrap_bradley_terry_counts,
     bradley_terry,
@@ -282,6 +283,26 @@ def _rate(wins: int, games: int) -> dict[str, Any]:
     return {"wins": wins, "games": games, "ci95": list(wilson_interval(wins, games))}
 
 
+def entrant_totals(counts: Iterable[CellCount]) -> dict[str, list[int]]:
+    """entrant -> [its wins, its games] over its pairings and seats, mirrors left out (a mirror's win is
+    also its loss); a draw is a game without a win."""
+    totals: dict[str, list[int]] = {}
+    for count in counts:
+        if count.p1 == count.p2:
+            continue
+        for entrant, won in ((count.p1, count.p1_wins), (count.p2, count.p2_wins)):
+            tally = totals.setdefault(entrant, [0, 0])
+            tally[0] += won
+            tally[1] += count.games
+    return totals
+
+
+def first_player_rate(counts: Iterable[CellCount]) -> FirstPlayerAdvantage:
+    """The rate at which the player in P1 wins the games between different entrants (mirrors left out)."""
+    duels = [count for count in counts if count.p1 != count.p2]
+    return first_player_advantage(sum(count.p1_wins for count in duels), sum(count.games for count in duels))
+
+
 def summarize(
     games: Iterable[StoredGame | CellCount],
     matchups: Matchups,
@@ -328,17 +349,13 @@ def summarize(
                 significant.append(f"{row['a']} vs {row['b']} ({row['a']} {key.removeprefix('a_')})")
 
     duels = [count for count in counted if count.p1 != count.p2]
-    first_wins = sum(count.p1_wins for count in duels)
-    totals = {entrant: [0, 0] for entrant in entrants}
+    totals = entrant_totals(duels)
     pairwise: dict[tuple[str, str], int] = {}
     for count in duels:
-        totals[count.p1][1] += count.games
-        totals[count.p2][1] += count.games
         for winner, loser, won in ((count.p1, count.p2, count.p1_wins), (count.p2, count.p1, count.p2_wins)):
-            totals[winner][0] += won
             if won:
                 pairwise[(winner, loser)] = pairwise.get((winner, loser), 0) + won
-    players = [entrant for entrant in entrants if totals[entrant][1]]
+    players = [entrant for entrant in entrants if entrant in totals]
     strengths = bradley_terry(pairwise, players) if players else {}
     intervals = bootstrap_bradley_terry_counts(pairwise, players, resamples=bootstrap) if players else {}
     games_total = sum(count.games for count in counted)
@@ -352,7 +369,7 @@ def summarize(
         "kind": matchups.kind,
         "pairings": [row for row in rows if row["a"] != row["b"]],
         "mirrors": [row for row in rows if row["a"] == row["b"]],
-        "first_player": first_player_advantage(first_wins, sum(count.games for count in duels)),
+        "first_player": first_player_rate(duels),
         matchups.kind: {entrant: _rate(*totals[entrant]) for entrant in players},
         "bradley_terry": {e: {"strength": strengths[e], "ci95": list(intervals[e])} for e in players},
         "significance": {
