@@ -8,12 +8,13 @@ For each TCG the study runs, through the commands a designer types:
    against every other, both seats) topped up to N games per pairing and seat under both agents on common
    deals, every cell tested (two-proportion z, Holm over the cells).
 
-It writes the "Tables under search" section of docs/balance.md (between `<!-- under-search -->` markers; the
-convergence study keeps it). Run: `python benchmarks/tcg_tables_study.py` (hours on two cores for the full
-tables; `--db lab.sqlite` keeps the games, so a rerun or a larger `--games` plays only what is missing);
-`--only GAME` runs one game, `--games GAME=N` changes its table size, `--keep DIR` keeps each game's
-ladder.json, comparison.json and run.json, `--write-only --keep DIR` writes the section from them without
-playing, `--dry-run` prints the section.
+It writes the "Tables under search" section of docs/balance.md (between `<!-- under-search -->` markers,
+one more per game; the convergence study keeps them). Run: `python benchmarks/tcg_tables_study.py` (the full
+tables take hours on two cores). Options: `--db lab.sqlite` keeps the games, so a rerun or a larger `--games`
+plays only what is missing; `--backend ray [--address A]` plays them on a Ray cluster; `--only GAME` runs one
+game; `--games GAME=N` changes its table size; `--keep DIR` keeps each game's ladder.json, comparison.json
+and run.json, from which `--write-only --keep DIR` writes the section without playing; `--dry-run` prints
+the section instead.
 """
 
 from __future__ import annotations
@@ -44,10 +45,11 @@ STUDIES = {
 }
 
 
-def cardlab(argv: list[str], workers: int) -> float:
-    """Run one command to completion; its wall time in seconds."""
+def cardlab(argv: list[str], workers: int, backend: list[str]) -> float:
+    """Run one command to completion (`backend`: `--backend ray [--address A]` or nothing); its wall time."""
     start = time.perf_counter()
-    subprocess.run([CARDLAB, *argv, "--workers", str(workers)], check=True, capture_output=True, text=True)
+    command = [CARDLAB, *argv, "--workers", str(workers), *backend]
+    subprocess.run(command, check=True, capture_output=True, text=True)
     return time.perf_counter() - start
 
 
@@ -129,26 +131,25 @@ def block(game: str, search: str, ladder: dict[str, Any], ladder_argv: list[str]
     return [*lines, ""]
 
 
-def provenance(game: str, search: str, workers: int) -> str:
+def provenance(game: str, search: str, where: str) -> str:
     """When, where and on which code: the commit and the stored games' fingerprints (which name the rules,
     cards and agents' code exactly, so the games can be found in a kept database)."""
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     prints = ", ".join(f"{agent} `{fingerprint(game, agent, 'reference')}`" for agent in ("heuristic", search))
-    return (
-        f"Run {datetime.date.today()} at commit `{commit or 'unknown'}` on {machine()} with {workers} workers; "
-        f"games' fingerprints: {prints}."
-    )
+    return f"Run {datetime.date.today()} at commit `{commit or 'unknown'}` {where}; games' fingerprints: {prints}."
 
 
-def run_game(game: str, size: int, db: Path, folder: Path, workers: int) -> None:
+def run_game(game: str, size: int, db: Path, folder: Path, workers: int, backend: list[str]) -> None:
     """The ladder and the comparison of one game, kept in `folder` with what `section` needs to report them."""
     search = STUDIES[game][0]
     ladder_argv = ["ladder", game, "--agents", f"heuristic,{search}", "--games", str(LADDER_GAMES)]
-    cardlab([*ladder_argv, "--out", str(folder / "ladder")], workers)
+    cardlab([*ladder_argv, "--out", str(folder / "ladder")], workers, backend)
     compare_argv = ["compare", game, "--agents", f"heuristic,{search}", "--games", str(size)]
-    seconds = cardlab([*compare_argv, "--db", str(db), "--out", str(folder / "compare")], workers)
+    seconds = cardlab([*compare_argv, "--db", str(db), "--out", str(folder / "compare")], workers, backend)
+    workers_text = f"{workers} worker{'s' * (workers != 1)}"
+    where = f"on a Ray cluster ({' '.join(backend)})" if backend else f"on {machine()} with {workers_text}"
     run = {"search": search, "ladder_argv": ladder_argv, "compare_argv": compare_argv, "seconds": seconds,
-           "provenance": provenance(game, search, workers)}  # fmt: skip
+           "provenance": provenance(game, search, where)}  # fmt: skip
     (folder / "run.json").write_text(json.dumps(run, indent=2) + "\n")
 
 
@@ -169,10 +170,15 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, help="folder keeping each game's ladder.json, comparison.json, run.json")
     parser.add_argument("--write-only", action="store_true", help="play nothing: write the section from --keep")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--backend", choices=("process", "ray"), default="process", help="where the games run")
+    parser.add_argument("--address", help="the Ray cluster to join (with --backend ray)")
     parser.add_argument("--dry-run", action="store_true", help="print the section instead of writing it")
     args = parser.parse_args()
     if args.write_only and args.keep is None:
         parser.error("--write-only reads the files of an earlier run: give --keep DIR")
+    backend = (
+        [] if args.backend == "process" else ["--backend", "ray", *(["--address", args.address] * bool(args.address))]
+    )
     sizes = {game: size for game, (_, size) in STUDIES.items()}
     for item in args.games:
         game, _, size = item.partition("=")
@@ -193,7 +199,8 @@ def main() -> None:
         for game in args.only or list(STUDIES):
             if not args.write_only:
                 (keep / game).mkdir(parents=True, exist_ok=True)
-                run_game(game, sizes[game], args.db or Path(scratch) / "lab.sqlite", keep / game, args.workers)
+                db = args.db or Path(scratch) / "lab.sqlite"
+                run_game(game, sizes[game], db, keep / game, args.workers, backend)
             sections[f"under-search-{game}"] = section(game, keep / game)
     for name, body in {"under-search": "\n".join(intro), **sections}.items():  # one section per game: --only keeps
         print(body) if args.dry_run else write_section(name, body, DOC)  # the others
