@@ -292,17 +292,23 @@ def _colour(diff: float) -> str:
     return f"rgba(202, 0, 32, {0.6 * strength:.2f})" if diff > 0 else f"rgba(5, 113, 176, {0.6 * strength:.2f})"
 
 
+def _rates_html(row: Mapping[str, Any]) -> str:
+    """A cell's or an entrant's cells of the page: both agents' tallies, the coloured diff, its interval."""
+    return (
+        f"<td>{row['a_wins']}/{row['a_games']} = {row['a_rate']:.1%}</td>"
+        f"<td>{row['b_wins']}/{row['b_games']} = {row['b_rate']:.1%}</td>"
+        f'<td style="background: {_colour(row["diff"])}">{100 * row["diff"]:+.1f}'
+        f"{' *' if row['significant'] else ''}</td>"
+        f"<td>[{100 * row['ci95'][0]:+.1f}, {100 * row['ci95'][1]:+.1f}]</td>"
+    )
+
+
 def write_comparison_html(summary: Mapping[str, Any], plot: Path | None, path: Path) -> None:
     """One self-contained page: the verdict, the plot embedded, and the cell table coloured by diff."""
     esc = html.escape
     a, b = summary["agents"]
     rows = "".join(
-        f"<tr><td>{esc(_label(summary, cell))}</td>"
-        f"<td>{cell['a_wins']}/{cell['a_games']} = {cell['a_rate']:.1%}</td>"
-        f"<td>{cell['b_wins']}/{cell['b_games']} = {cell['b_rate']:.1%}</td>"
-        f'<td style="background: {_colour(cell["diff"])}">{100 * cell["diff"]:+.1f}'
-        f"{' *' if cell['significant'] else ''}</td>"
-        f"<td>[{100 * cell['ci95'][0]:+.1f}, {100 * cell['ci95'][1]:+.1f}]</td>"
+        f"<tr><td>{esc(_label(summary, cell))}</td>{_rates_html(cell)}"
         f"<td>{cell['p_value']:.3g}</td><td>{cell['p_holm']:.3g}</td></tr>"
         for cell in summary["cells"]
     )
@@ -334,11 +340,7 @@ def _entrants_html(summary: Mapping[str, Any]) -> str:
     esc = html.escape
     a, b = summary["agents"]
     rows = "".join(
-        f"<tr><td>{esc(row['entrant'])}</td><td>{row['a_wins']}/{row['a_games']} = {row['a_rate']:.1%}</td>"
-        f"<td>{row['b_wins']}/{row['b_games']} = {row['b_rate']:.1%}</td>"
-        f'<td style="background: {_colour(row["diff"])}">{100 * row["diff"]:+.1f}'
-        f"{' *' if row['significant'] else ''}</td>"
-        f"<td>[{100 * row['ci95'][0]:+.1f}, {100 * row['ci95'][1]:+.1f}]</td><td>{row['p_holm']:.3g}</td></tr>"
+        f"<tr><td>{esc(row['entrant'])}</td>{_rates_html(row)}<td>{row['p_holm']:.3g}</td></tr>"
         for row in summary.get("entrants") or []
     )
     if not rows:
