@@ -12,9 +12,9 @@ It writes the "Tables under search" section of docs/balance.md (between `<!-- un
 one more per game; the convergence study keeps them). Run: `python benchmarks/tcg_tables_study.py` (the full
 tables take hours on two cores). Options: `--db lab.sqlite` keeps the games, so a rerun or a larger `--games`
 plays only what is missing; `--backend ray [--address A]` plays them on a Ray cluster; `--only GAME` runs one
-game; `--games GAME=N` changes its table size; `--keep DIR` keeps each game's ladder.json, comparison.json
-and run.json, from which `--write-only --keep DIR` writes the section without playing; `--dry-run` prints
-the section instead.
+game; `--games GAME=N` changes its table size; each game's ladder.json, comparison.json and run.json are kept in
+benchmarks/results/under-search/GAME/ (`--keep DIR` elsewhere), from which `--write-only` writes the section
+without playing; `--dry-run` prints the section instead.
 """
 
 from __future__ import annotations
@@ -36,6 +36,8 @@ from cardlab.store.fingerprint import fingerprint
 
 CARDLAB = str(Path(sys.executable).with_name("cardlab"))
 DOC = Path(__file__).resolve().parent.parent / "docs" / "balance.md"
+KEEP = Path(__file__).resolve().parent / "results" / "under-search"
+"""Where each game's ladder.json, comparison.json and run.json are kept (committed: the section's evidence)."""
 LADDER_GAMES = 200
 
 STUDIES = {
@@ -167,15 +169,13 @@ def main() -> None:
     parser.add_argument("--only", choices=sorted(STUDIES), action="append", help="run only this game (repeatable)")
     parser.add_argument("--games", action="append", default=[], metavar="GAME=N", help="games per pairing and seat")
     parser.add_argument("--db", type=Path, help="games database to keep and top up (default: a temporary one)")
-    parser.add_argument("--keep", type=Path, help="folder keeping each game's ladder.json, comparison.json, run.json")
+    parser.add_argument("--keep", type=Path, default=KEEP, help="folder of each game's ladder, comparison and run")
     parser.add_argument("--write-only", action="store_true", help="play nothing: write the section from --keep")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--backend", choices=("process", "ray"), default="process", help="where the games run")
     parser.add_argument("--address", help="the Ray cluster to join (with --backend ray)")
     parser.add_argument("--dry-run", action="store_true", help="print the section instead of writing it")
     args = parser.parse_args()
-    if args.write_only and args.keep is None:
-        parser.error("--write-only reads the files of an earlier run: give --keep DIR")
     backend = (
         [] if args.backend == "process" else ["--backend", "ray", *(["--address", args.address] * bool(args.address))]
     )
@@ -195,13 +195,12 @@ def main() -> None:
     ]
     sections = {}
     with tempfile.TemporaryDirectory() as scratch:
-        keep = args.keep or Path(scratch)
         for game in args.only or list(STUDIES):
             if not args.write_only:
-                (keep / game).mkdir(parents=True, exist_ok=True)
+                (args.keep / game).mkdir(parents=True, exist_ok=True)
                 db = args.db or Path(scratch) / "lab.sqlite"
-                run_game(game, sizes[game], db, keep / game, args.workers, backend)
-            sections[f"under-search-{game}"] = section(game, keep / game)
+                run_game(game, sizes[game], db, args.keep / game, args.workers, backend)
+            sections[f"under-search-{game}"] = section(game, args.keep / game)
     for name, body in {"under-search": "\n".join(intro), **sections}.items():  # one section per game: --only keeps
         print(body) if args.dry_run else write_section(name, body, DOC)  # the others
 
