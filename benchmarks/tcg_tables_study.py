@@ -92,6 +92,15 @@ def block(game: str, search: str, ladder: dict[str, Any], ladder_argv: list[str]
         f"**Verdict: {compare['verdict']}** (largest difference {100 * compare['max_abs_diff']:.1f} points; "
         f"{compare['test']}, {compare['correction']}).",
         "",
+        *(
+            [
+                f"{len(compare['unmatched_cells'])} more cells have games under one agent only (a run stopped before "
+                "its end) and are left out; rerunning the command plays what they lack.",
+                "",
+            ]
+            if compare["unmatched_cells"]
+            else []
+        ),
         "The player in P1 wins "
         + " and ".join(
             f"{100 * rate['rate']:.1f}% [{100 * rate['ci95'][0]:.1f}%, {100 * rate['ci95'][1]:.1f}%] under {agent}"

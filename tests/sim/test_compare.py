@@ -118,6 +118,13 @@ def test_each_entrant_is_totalled_over_its_pairings_and_seats() -> None:
     assert (eagle["b_wins"], eagle["b_games"]) == (180, 400) and raiha["diff"] == 0.0
     assert garu["p_value"] == pytest.approx(two_proportion_z_test(200, 400, 220, 400))
     assert not any(row["significant"] for row in entrants.values())  # 5 points on 400 games is within noise
+    # A cell only one agent played (a stopped run) counts in neither agent's totals.
+    b_short = [game for game in b if (game.cell, game.seat) != ("RAIHA-VERDI", 0)]
+    summary = compare_tables(a, b_short, SYMBOLIC, ("x", "y"))
+    short = {row["entrant"]: row for row in summary["entrants"]}
+    assert summary["unmatched_cells"] == [{"pairing": "RAIHA-VERDI", "seat": 0, "a_games": 40, "b_games": 0}]
+    assert short["RAIHA"]["a_games"] == short["RAIHA"]["b_games"] == 360 and short["GARU"]["a_games"] == 400
+    assert summary["first_player"][0]["games"] == summary["first_player"][1]["games"] == 1160
     first_a, first_b = compare_tables(a, b + mirror, SYMBOLIC, ("x", "y"))["first_player"]
     assert (first_a["wins"], first_a["games"], first_b["wins"], first_b["games"]) == (600, 1200, 620, 1200)
     ranked = compare_tables(a, b, SYMBOLIC, ("x", "y"))["entrants"]

@@ -182,6 +182,11 @@ def compare_tables(
     for cell, rejected, adjusted in zip(cells, holm_bonferroni(p_values, alpha), holm_adjusted(p_values), strict=True):
         cell["p_holm"], cell["significant"] = adjusted, rejected
     significant = sum(cell["significant"] for cell in cells)
+    # Totals over the cells both agents played, so that an unmatched cell (a run stopped early) cannot
+    # weigh one agent's totals with opponents the other never met.
+    matched = {(cell["pairing"], cell["seat"]) for cell in cells}
+    matched_a = [count for count in games_a if (count.cell, count.seat) in matched]
+    matched_b = [count for count in games_b if (count.cell, count.seat) in matched]
     largest = max(cells, key=lambda cell: abs(cell["diff"]), default=None)
     summary: dict[str, Any] = {"game": matchups.game, "variant": matchups.variant, **matchups.summary_fields}
     return summary | {
@@ -200,8 +205,8 @@ def compare_tables(
         "max_abs_diff_cell": None if largest is None else {"pairing": largest["pairing"], "seat": largest["seat"]},
         "significant_cells": significant,
         "verdict": verdict(significant),
-        "first_player": [first_player_rate(games_a), first_player_rate(games_b)],
-        "entrants": compare_entrants(games_a, games_b, alpha),
+        "first_player": [first_player_rate(matched_a), first_player_rate(matched_b)],
+        "entrants": compare_entrants(matched_a, matched_b, alpha),
     }
 
 
