@@ -43,6 +43,17 @@ def test_tasks_swap_seats_on_the_same_deal() -> None:
     assert len({task.seed for task in tasks if task.labels["seat"] == 0}) == 21 * 3
 
 
+def test_tasks_come_round_by_round_so_a_stopped_run_leaves_the_cells_even() -> None:
+    setup = BalanceSetup(matchups_for("edelweiss", "accel2"), "heuristic", games_per_cell=3, seed=5)
+    done = {("GARU-ACCELA", 10, 0), ("GARU-ACCELA", 10, 1)}  # an interrupted run stored this pair already
+    tasks = balance_tasks(setup, lambda cell: 10 if cell == "GARU-ACCELA" else 0, done=done)
+    first_round = tasks[: 14 * 2]  # every other cell's first game, both seats, before any cell's second
+    assert len({(task.labels["cell"], task.labels["seat"]) for task in first_round}) == 14 * 2
+    assert {task.labels["index"] for task in first_round} == {0}
+    assert (tasks[28].labels["cell"], tasks[28].labels["index"]) == ("GARU-ACCELA", 11)
+    assert [task.labels["index"] for task in tasks if task.labels["cell"] == "GARU-ACCELA"] == [11, 11, 12, 12]
+
+
 def _game(cell: str, index: int, seat: int, winner: int) -> StoredGame:
     a, b = cell.split("-")
     p1, p2 = (a, b) if seat == 0 else (b, a)

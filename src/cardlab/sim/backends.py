@@ -11,9 +11,11 @@ Ray is imported only when this backend runs.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Mapping, Sequence
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from cardlab.core.errors import CardlabError
 from cardlab.games import REGISTRY, install
@@ -24,17 +26,81 @@ if TYPE_CHECKING:
 MISSING_RAY = "the ray backend needs the cluster extra: pip install -e '.[cluster]'"
 
 
+CHUNK_SECONDS = 2.0
+"""About how long one chunk should keep a worker busy: long enough that sending it costs little, short
+enough that results (progress, storing, what Ctrl-C keeps) come in steadily even when a game takes minutes."""
+
+Handle = TypeVar("Handle")
+
+
 def chunk_size(tasks: int, workers: int) -> int:
-    """Tasks sent to a worker at a time: a few chunks per worker, so that per-task overhead stays small."""
+    """The most tasks sent to a worker at a time: a few chunks per worker, so that the last ones finish together."""
     return max(1, min(256, tasks // (max(1, workers) * 8)))
 
 
-def play_chunk(extra: Mapping[str, str], tasks: Sequence[GameTask]) -> list[Outcome]:
-    """Play tasks in this worker, after registering the games the caller registered at run time."""
+class ChunkSizer:
+    """Chunk sizes from the time games have taken so far in the workers: one task at a time until the
+    first results are in, then as many as fill about `CHUNK_SECONDS` of a worker, at most `chunk_size`.
+
+    A count alone cannot size chunks: 256 heuristic games take a second, 256 games under search take
+    hours, and a chunk's games come back only when all of them are done.
+    """
+
+    def __init__(self, tasks: int, workers: int) -> None:
+        self.most = chunk_size(tasks, workers)
+        self.finished = 0
+        self.seconds = 0.0
+        """Worker time the finished tasks took, as the workers measured it (no start-up, no queueing)."""
+
+    def next(self) -> int:
+        if not self.finished:
+            return 1
+        return max(1, min(self.most, round(CHUNK_SECONDS * self.finished / max(self.seconds, 1e-9))))
+
+    def add(self, tasks: int, seconds: float) -> None:
+        self.finished += tasks
+        self.seconds += seconds
+
+
+def timed_outcomes(tasks: Sequence[GameTask]) -> tuple[float, list[Outcome]]:
+    """Play a chunk of tasks in this worker: the seconds it took, and the outcomes."""
     from cardlab.sim.tournament import play_outcomes
 
+    start = time.perf_counter()
+    outcomes = play_outcomes(tasks)
+    return time.perf_counter() - start, outcomes
+
+
+def play_chunks(
+    tasks: Sequence[GameTask],
+    workers: int,
+    submit: Callable[[Sequence[GameTask]], Handle],
+    collect: Callable[[Handle], tuple[float, list[Outcome]]],
+) -> Iterator[TaskResult]:
+    """Yield the results of `tasks` in task order, sent to `workers` workers in chunks by `submit` and read
+    back by `collect` (a chunk's `timed_outcomes`). Chunks are taken from `tasks` as they are sent, so the
+    workers start on the first while the rest are still being made (a `TaskList` makes its tasks on demand)."""
+    from cardlab.sim.tournament import task_result
+
+    sizer = ChunkSizer(len(tasks), workers)
+    in_flight = 4 * workers  # chunks ahead of the one being read: every worker busy, memory bounded
+    pending: deque[tuple[Sequence[GameTask], Handle]] = deque()
+    sent = 0
+    while sent < len(tasks) or pending:
+        while sent < len(tasks) and len(pending) <= in_flight:
+            chunk = tasks[sent : sent + sizer.next()]
+            sent += len(chunk)
+            pending.append((chunk, submit(chunk)))
+        chunk, handle = pending.popleft()
+        seconds, outcomes = collect(handle)
+        sizer.add(len(chunk), seconds)
+        yield from map(task_result, chunk, outcomes)
+
+
+def play_chunk(extra: Mapping[str, str], tasks: Sequence[GameTask]) -> tuple[float, list[Outcome]]:
+    """Play tasks in a Ray worker, after registering the games the caller registered at run time."""
     install(extra)
-    return play_outcomes(tasks)
+    return timed_outcomes(tasks)
 
 
 def import_ray() -> Any:
@@ -75,26 +141,20 @@ def run_ray(tasks: Sequence[GameTask], workers: int | None = None, address: str 
     ray = import_ray()
     from ray.exceptions import RayTaskError
 
-    from cardlab.sim.tournament import task_result
-
     cpus = connect_ray(workers, address)
-    size = chunk_size(len(tasks), cpus)
-    chunks = [tasks[start : start + size] for start in range(0, len(tasks), size)]
     remote = _remote_chunk()
     extra = ray.put(REGISTRY.extra())
-    in_flight = 4 * cpus  # chunks submitted ahead of the one being read: every CPU busy, memory bounded
-    # Chunks still in flight when the reader stops (an error, Ctrl-C) are left to finish and be freed,
-    # not cancelled: cancelling a task as it completes can abort the driver (Ray 2.60, task_manager.cc).
-    refs = [remote.remote(extra, chunk) for chunk in chunks[:in_flight]]
-    for index in range(len(chunks)):
-        if index + in_flight < len(chunks):
-            refs.append(remote.remote(extra, chunks[index + in_flight]))
+
+    def collect(ref: Any) -> tuple[float, list[Outcome]]:
         try:
-            results = ray.get(refs[index])
+            results: tuple[float, list[Outcome]] = ray.get(ref)
         except RayTaskError as error:
             cause = error.cause
             if isinstance(cause, BaseException) and not isinstance(cause, RayTaskError):
                 raise cause from error
             raise
-        refs[index] = None
-        yield from map(task_result, chunks[index], results)
+        return results
+
+    # Chunks still in flight when the reader stops (an error, Ctrl-C) are left to finish and be freed,
+    # not cancelled: cancelling a task as it completes can abort the driver (Ray 2.60, task_manager.cc).
+    yield from play_chunks(tasks, cpus, lambda chunk: remote.remote(extra, chunk), collect)

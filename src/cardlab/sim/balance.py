@@ -132,8 +132,10 @@ def balance_tasks(
 
     `count(cell)`, when given, replaces `games_per_cell` per cell (topping a table up to a level);
     games whose (cell, index, seat) is in `done` are stored already (an interrupted run) and skipped.
+    The tasks come round by round (every cell's next game, then every cell's one after), so a run
+    stopped part-way leaves every cell with about as many new games as the others.
     """
-    tasks = []
+    rounds: list[list[GameTask]] = []
     m = setup.matchups
     for a, b in pairings(m.entrants, setup.mirrors):
         cell = f"{a}-{b}"
@@ -146,7 +148,9 @@ def balance_tasks(
                 if done is not None and (cell, index, seat) in done:
                     continue
                 labels = ("balance", m.deal_variant, cell, index) + ((seat,) if a == b else ())
-                tasks.append(
+                while len(rounds) <= index - start:
+                    rounds.append([])
+                rounds[index - start].append(
                     GameTask(
                         m.game,
                         m.config(first, second),
@@ -155,7 +159,7 @@ def balance_tasks(
                         {"cell": cell, "index": index, "seat": seat, "p1": first, "p2": second},
                     )
                 )
-    return tasks
+    return [task for round_ in rounds for task in round_]
 
 
 def kernel_balance(

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
-from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import AbstractContextManager, contextmanager
@@ -23,7 +22,7 @@ from cardlab.agents import Agent, make_agent
 from cardlab.core.errors import CardlabError
 from cardlab.core.game import Game
 from cardlab.games import REGISTRY, game_class, install
-from cardlab.sim.backends import chunk_size, import_ray, run_ray
+from cardlab.sim.backends import import_ray, play_chunks, run_ray, timed_outcomes
 from cardlab.sim.match import GameRecord, play_match
 
 BACKENDS = ("process", "ray")
@@ -148,22 +147,9 @@ def _run_pool(tasks: Sequence[GameTask], workers: int) -> Iterator[TaskResult]:
     # forkserver, not fork: forking a process that runs threads (JAX, numba) can deadlock.
     # Games registered at run time (e.g. a plugin outside cardlab) are registered in every worker too.
     context = multiprocessing.get_context("forkserver")
-    size = chunk_size(len(tasks), workers)
-    in_flight = 4 * workers  # chunks ahead of the one being read: every worker busy, memory bounded
     pool = ProcessPoolExecutor(workers, context, initializer=install, initargs=(REGISTRY.extra(),))
-    pending: deque[tuple[Sequence[GameTask], Future[list[Outcome]]]] = deque()
     try:
-        # Chunks are taken from `tasks` as they are sent, so the workers start on the first while the
-        # rest are still being made (a `TaskList` makes its tasks on demand).
-        for start in range(0, len(tasks), size):
-            chunk = tasks[start : start + size]
-            pending.append((chunk, pool.submit(play_outcomes, chunk)))
-            if len(pending) > in_flight:
-                done, future = pending.popleft()
-                yield from map(task_result, done, future.result())
-        while pending:
-            done, future = pending.popleft()
-            yield from map(task_result, done, future.result())
+        yield from play_chunks(tasks, workers, lambda chunk: pool.submit(timed_outcomes, chunk), Future.result)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
