@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from cardlab.cli import main
 from cardlab.games.edelweiss.cards import CHARACTER_IDS
-from cardlab.sim.balance import BalanceSetup, balance_tasks, matchups_for, pairings, summarize
+from cardlab.sim import balance
+from cardlab.sim.balance import BalanceSetup, balance_tasks, matchups_for, pairings, store_as_played, summarize
+from cardlab.sim.tournament import TaskResult, run_tasks
 from cardlab.store.games_db import StoredGame
 
 SYMBOLIC = matchups_for("edelweiss", "symbolic")
@@ -148,3 +151,34 @@ def test_the_default_table_agent_is_the_games_strong_one(tmp_path: Path, capsys,
     assert json.loads((out / "summary.json").read_text())["agent"] == "heuristic"
     printed = capsys.readouterr().out
     assert "note: this table is played by the heuristic agent" in printed and "fast extra" in printed
+
+
+class _Batches:
+    """A games database that only records the size of each batch it is given."""
+
+    def __init__(self) -> None:
+        self.sizes: list[int] = []
+
+    def add(self, games: list[StoredGame]) -> int:
+        self.sizes.append(len(games))
+        return len(games)
+
+
+def test_slow_games_are_stored_every_half_minute_not_every_200(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under search a game takes ~20 s: 200 games are an hour that a killed run would lose."""
+    setup = BalanceSetup(SYMBOLIC, "random", games_per_cell=1)
+    clock = [0.0]
+    monkeypatch.setattr(balance.time, "monotonic", lambda: clock[0])
+
+    def slow(results: list[TaskResult]) -> Iterator[TaskResult]:
+        for result in results:
+            clock[0] += 20.0
+            yield result
+
+    db = _Batches()
+    results = list(run_tasks(balance_tasks(setup, lambda cell: 0), workers=1))
+    assert store_as_played(db, slow(results), setup) == 30  # type: ignore[arg-type]
+    assert db.sizes == [2] * 15 + [0]
+    fast = _Batches()
+    assert store_as_played(fast, iter(results), setup, every=8) == 30  # type: ignore[arg-type]
+    assert fast.sizes == [8, 8, 8, 6]

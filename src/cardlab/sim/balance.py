@@ -11,6 +11,7 @@ so results do not depend on the number of workers, and re-runs continue the inde
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -225,17 +226,21 @@ def stored_game(result: TaskResult, setup: BalanceSetup) -> StoredGame:
     )
 
 
-def store_as_played(db: GamesDB, results: Iterable[TaskResult], setup: BalanceSetup, every: int = 200) -> int:
-    """Store games as they finish, `every` at a time; on Ctrl-C (or any error) the finished ones are
-    stored before it propagates. Returns how many were stored."""
+def store_as_played(
+    db: GamesDB, results: Iterable[TaskResult], setup: BalanceSetup, every: int = 200, seconds: float = 30.0
+) -> int:
+    """Store games as they finish, `every` at a time or whatever finished in the last `seconds` (so a
+    killed run of slow games loses half a minute, not hours); on Ctrl-C (or any error) the finished
+    ones are stored before it propagates. Returns how many were stored."""
     stored = 0
     finished: list[StoredGame] = []
+    since = time.monotonic()
     try:
         for result in results:
             finished.append(stored_game(result, setup))
-            if len(finished) >= every:
+            if len(finished) >= every or time.monotonic() - since >= seconds:
                 stored += db.add(finished)
-                finished = []
+                finished, since = [], time.monotonic()
     finally:
         stored += db.add(finished)
     return stored
