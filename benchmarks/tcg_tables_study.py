@@ -15,6 +15,10 @@ plays only what is missing; `--backend ray [--address A]` plays them on a Ray cl
 game; `--games GAME=N` changes its table size; each game's ladder.json, comparison.json and run.json are kept in
 benchmarks/results/under-search/GAME/ (`--keep DIR` elsewhere), from which `--write-only` writes the section
 without playing; `--dry-run` prints the section instead.
+
+A table too big for one sitting is played over several: Ctrl-C stops the command with every finished
+game stored and writes the section from them, and the same command goes on where it stopped (it keeps the
+ladder when the code has not changed since it was played, and run.json lists every run).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import argparse
 import datetime
 import json
 import math
+import signal
 import subprocess
 import sys
 import tempfile
@@ -47,18 +52,33 @@ STUDIES = {
 }
 
 
-def cardlab(argv: list[str], workers: int, backend: list[str]) -> float:
-    """Run one command to completion (`backend`: `--backend ray [--address A]` or nothing); its wall time."""
+def cardlab(argv: list[str], workers: int, backend: list[str]) -> tuple[float, bool]:
+    """Run one command (`backend`: `--backend ray [--address A]` or nothing), showing its progress: its
+    wall time, and whether Ctrl-C stopped it. The command runs in its own session and gets one SIGINT
+    from here, then all the time it needs to store its finished games (a second Ctrl-C gives up)."""
     start = time.perf_counter()
     command = [CARDLAB, *argv, "--workers", str(workers), *backend]
-    subprocess.run(command, check=True, capture_output=True, text=True)
-    return time.perf_counter() - start
+    process = subprocess.Popen(command, start_new_session=True)
+    try:
+        code, stopped = process.wait(), False
+    except KeyboardInterrupt:
+        process.send_signal(signal.SIGINT)
+        code, stopped = process.wait(), True
+    if code and not stopped:
+        raise SystemExit(f"`cardlab {' '.join(argv)}` failed (exit {code})")
+    return time.perf_counter() - start, stopped
 
 
 def half_width(games: int) -> float:
     """The widest 95% Wilson half-width of a cell with `games` games (at a rate of 50%), in points."""
     z = 1.959963984540054
     return 100 * z * math.sqrt(0.25 / games + z * z / (16 * games * games)) / (1 + z * z / games)
+
+
+def duration(seconds: float) -> str:
+    if seconds < 60:
+        return f"{seconds:.0f} s"
+    return f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} h"
 
 
 def pct(wins: int, games: int) -> str:
@@ -86,7 +106,7 @@ def block(game: str, search: str, ladder: dict[str, Any], ladder_argv: list[str]
         f"{ladder['decision_ms'][search]:.3g} ms per decision "
         f"(the heuristic: {ladder['decision_ms']['heuristic']:.2g}).",
         "",
-        f"`cardlab {' '.join(compare_argv)}` ({seconds / 60:.0f} min for the games this run played): "
+        f"`cardlab {' '.join(compare_argv)}` ({duration(seconds)} of play): "
         f"{len(cells)} cells, at least {fewest} games each under each agent (every cell's 95% interval within "
         f"±{half_width(fewest):.1f} points), {compare['games'][0]} and {compare['games'][1]} games in all. "
         f"**Verdict: {compare['verdict']}** (largest difference {100 * compare['max_abs_diff']:.1f} points; "
@@ -142,26 +162,61 @@ def block(game: str, search: str, ladder: dict[str, Any], ladder_argv: list[str]
     return [*lines, ""]
 
 
-def provenance(game: str, search: str, where: str) -> str:
-    """When, where and on which code: the commit and the stored games' fingerprints (which name the rules,
-    cards and agents' code exactly, so the games can be found in a kept database)."""
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    prints = ", ".join(f"{agent} `{fingerprint(game, agent, 'reference')}`" for agent in ("heuristic", search))
-    return f"Run {datetime.date.today()} at commit `{commit or 'unknown'}` {where}; games' fingerprints: {prints}."
+def commit() -> str:
+    return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
 
 
-def run_game(game: str, size: int, db: Path, folder: Path, workers: int, backend: list[str]) -> None:
-    """The ladder and the comparison of one game, kept in `folder` with what `section` needs to report them."""
+def provenance(game: str, run: dict[str, Any]) -> str:
+    """When, where and on which code: each run's commit, and the stored games' fingerprints (which name the
+    rules, cards and agents' code exactly, so the games can be found in a kept database)."""
+    prints = ", ".join(f"{agent} `{fingerprint(game, agent, 'reference')}`" for agent in ("heuristic", run["search"]))
+    runs = [
+        f"{part['date']} at commit `{part['commit']}` {part['where']} ({duration(part['seconds'])}"
+        f"{', stopped by Ctrl-C' if part['stopped'] else ''})"
+        for part in run["runs"]
+    ]
+    played = f"Played in {len(runs)} runs: " if len(runs) > 1 else "Run "
+    return f"{played}{'; '.join(runs)}; games' fingerprints: {prints}."
+
+
+def games_so_far(folder: Path) -> int:
+    """Games under search in the kept comparison (0 before the first run)."""
+    kept = folder / "compare" / "comparison.json"
+    return json.loads(kept.read_text())["games"][1] if kept.exists() else 0
+
+
+def run_game(game: str, size: int, db: Path, folder: Path, workers: int, backend: list[str], ladder: bool) -> bool:
+    """Top up one game's comparison (and play its ladder, unless the kept one was played by this code or
+    `ladder` is false), kept in `folder` with what `section` needs to report them; whether Ctrl-C stopped it.
+
+    Each call adds a run to `run.json`, so a table played over several sittings reports them all."""
     search = STUDIES[game][0]
+    prints = {agent: fingerprint(game, agent, "reference") for agent in ("heuristic", search)}
+    kept = folder / "run.json"
+    run = json.loads(kept.read_text()) if kept.exists() else {}
+    if run.get("search") != search:
+        run = {"search": search, "runs": []}
     ladder_argv = ["ladder", game, "--agents", f"heuristic,{search}", "--games", str(LADDER_GAMES)]
-    cardlab([*ladder_argv, "--out", str(folder / "ladder")], workers, backend)
+    fresh = run.get("ladder_fingerprints") == prints and (folder / "ladder" / "ladder.json").exists()
+    if ladder and not fresh:
+        if cardlab([*ladder_argv, "--out", str(folder / "ladder")], workers, backend)[1]:
+            return True  # a stopped ladder writes nothing: the kept one stands
+        run["ladder_fingerprints"] = prints
     compare_argv = ["compare", game, "--agents", f"heuristic,{search}", "--games", str(size)]
-    seconds = cardlab([*compare_argv, "--db", str(db), "--out", str(folder / "compare")], workers, backend)
+    before = games_so_far(folder)
+    seconds, stopped = cardlab([*compare_argv, "--db", str(db), "--out", str(folder / "compare")], workers, backend)
+    if stopped:  # the table of what is stored now, playing nothing
+        cardlab([*compare_argv[:-2], "--db", str(db), "--out", str(folder / "compare")], workers, backend)
     workers_text = f"{workers} worker{'s' * (workers != 1)}"
     where = f"on a Ray cluster ({' '.join(backend)})" if backend else f"on {machine()} with {workers_text}"
-    run = {"search": search, "ladder_argv": ladder_argv, "compare_argv": compare_argv, "seconds": seconds,
-           "provenance": provenance(game, search, where)}  # fmt: skip
-    (folder / "run.json").write_text(json.dumps(run, indent=2) + "\n")
+    played = games_so_far(folder) - before
+    today, code = str(datetime.date.today()), commit() or "unknown"
+    run["runs"].append({"date": today, "commit": code, "where": where, "seconds": round(seconds), "played": played,
+                        "stopped": stopped})  # fmt: skip
+    run.update(ladder_argv=ladder_argv, compare_argv=compare_argv, seconds=sum(part["seconds"] for part in run["runs"]))
+    run["provenance"] = provenance(game, run)
+    kept.write_text(json.dumps(run, indent=2) + "\n")
+    return stopped
 
 
 def section(game: str, folder: Path) -> str:
@@ -180,6 +235,7 @@ def main() -> None:
     parser.add_argument("--db", type=Path, help="games database to keep and top up (default: a temporary one)")
     parser.add_argument("--keep", type=Path, default=KEEP, help="folder of each game's ladder, comparison and run")
     parser.add_argument("--write-only", action="store_true", help="play nothing: write the section from --keep")
+    parser.add_argument("--no-ladder", action="store_true", help="keep the kept ladder even if the code changed")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--backend", choices=("process", "ray"), default="process", help="where the games run")
     parser.add_argument("--address", help="the Ray cluster to join (with --backend ray)")
@@ -202,14 +258,17 @@ def main() -> None:
         "same deals, and compared cell by cell: a cell the two tables disagree on is a matchup the heuristic's "
         "table gets wrong.",
     ]
-    sections = {}
+    sections, stopped = {}, False
     with tempfile.TemporaryDirectory() as scratch:
         for game in args.only or list(STUDIES):
             if not args.write_only:
                 (args.keep / game).mkdir(parents=True, exist_ok=True)
                 db = args.db or Path(scratch) / "lab.sqlite"
-                run_game(game, sizes[game], db, args.keep / game, args.workers, backend)
+                stopped = run_game(game, sizes[game], db, args.keep / game, args.workers, backend, not args.no_ladder)
             sections[f"under-search-{game}"] = section(game, args.keep / game)
+            if stopped:
+                print(f"stopped: {game}'s section is written from the games stored so far; the same command goes on")
+                break
     for name, body in {"under-search": "\n".join(intro), **sections}.items():  # one section per game: --only keeps
         print(body) if args.dry_run else write_section(name, body, DOC)  # the others
 
