@@ -265,6 +265,10 @@ def main() -> None:
                 (args.keep / game).mkdir(parents=True, exist_ok=True)
                 db = args.db or Path(scratch) / "lab.sqlite"
                 stopped = run_game(game, sizes[game], db, args.keep / game, args.workers, backend, not args.no_ladder)
+            kept = [args.keep / game / name for name in ("run.json", "ladder/ladder.json", "compare/comparison.json")]
+            if not all(path.exists() for path in kept):  # stopped before its first ladder or comparison
+                print(f"{game}: nothing to report yet ({', '.join(str(p) for p in kept if not p.exists())} missing)")
+                break
             sections[f"under-search-{game}"] = section(game, args.keep / game)
             if stopped:
                 print(f"stopped: {game}'s section is written from the games stored so far; the same command goes on")
