@@ -203,14 +203,14 @@ def run_game(game: str, size: int, db: Path, folder: Path, workers: int, backend
             return True  # a stopped ladder writes nothing: the kept one stands
         run["ladder_fingerprints"] = prints
     compare_argv = ["compare", game, "--agents", f"heuristic,{search}", "--games", str(size)]
-    before = games_so_far(folder)
+    before, code = games_so_far(folder), commit() or "unknown"  # the code that plays, not what is checked out after
     seconds, stopped = cardlab([*compare_argv, "--db", str(db), "--out", str(folder / "compare")], workers, backend)
     if stopped:  # the table of what is stored now, playing nothing
         cardlab([*compare_argv[:-2], "--db", str(db), "--out", str(folder / "compare")], workers, backend)
     workers_text = f"{workers} worker{'s' * (workers != 1)}"
     where = f"on a Ray cluster ({' '.join(backend)})" if backend else f"on {machine()} with {workers_text}"
     played = games_so_far(folder) - before
-    today, code = str(datetime.date.today()), commit() or "unknown"
+    today = str(datetime.date.today())
     run["runs"].append({"date": today, "commit": code, "where": where, "seconds": round(seconds), "played": played,
                         "stopped": stopped})  # fmt: skip
     run.update(ladder_argv=ladder_argv, compare_argv=compare_argv, seconds=sum(part["seconds"] for part in run["runs"]))

@@ -6,7 +6,7 @@ import json
 import re
 import sqlite3
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -17,9 +17,10 @@ import pytest
 from cardlab.cli import main
 from cardlab.sim import engines
 from cardlab.sim.balance import matchups_for
-from cardlab.sim.compare import CONVERGED, compare_tables, missing_games, validation_for, verdict
+from cardlab.sim.compare import CONVERGED, Runner, compare_tables, missing_games, top_up, validation_for, verdict
 from cardlab.sim.engines import KernelGame, KernelRun
 from cardlab.sim.stats import holm_adjusted, newcombe_interval, two_proportion_z_test
+from cardlab.sim.tournament import GameTask, TaskResult, run_tasks
 from cardlab.store.games_db import GamesDB, StoredGame
 
 SYMBOLIC = matchups_for("edelweiss", "symbolic")
@@ -292,6 +293,34 @@ def test_kernel_top_up_plays_only_the_missing_count(tmp_path: Path, capsys, monk
     assert sizes == [2] * (2 * CELLS)
     assert all(sorted(indices) == list(range(6)) for indices in _counts(db, "random").values())
     assert summary["verdict"] == CONVERGED  # the fake kernel deals both agents the same results
+
+
+def test_a_top_up_stopped_part_way_and_run_again_plays_the_games_of_one_sitting(tmp_path: Path) -> None:
+    """Ctrl-C can land between the two seats of a pair: the next top-up plays the missing seat first
+    (same deal, seats swapped), so the sittings store exactly the games one uninterrupted run stores."""
+
+    def stopped_after(results: int) -> Runner:
+        def run(tasks: Sequence[GameTask]) -> Iterator[TaskResult]:
+            played = iter(run_tasks(tasks, workers=1))
+            for _ in range(results):
+                yield next(played)
+            raise KeyboardInterrupt
+
+        return run
+
+    def stored(path: Path) -> list[tuple[str, int, int, int]]:
+        with GamesDB(path) as db:
+            return sorted((g.cell, g.game_index, g.seat, g.winner) for g in db.games("edelweiss", "symbolic", "random"))
+
+    whole, sittings = tmp_path / "whole.sqlite", tmp_path / "sittings.sqlite"
+    with GamesDB(whole) as db:
+        assert top_up(db, SYMBOLIC, "random", 3, 7, False, "reference", lambda tasks: run_tasks(tasks, workers=1)) == 90
+    for stop in (31, 17):  # odd: each stop leaves a pair half played
+        with GamesDB(sittings) as db, pytest.raises(KeyboardInterrupt):
+            top_up(db, SYMBOLIC, "random", 3, 7, False, "reference", stopped_after(stop))
+    with GamesDB(sittings) as db:
+        assert top_up(db, SYMBOLIC, "random", 3, 7, False, "reference", lambda tasks: run_tasks(tasks, workers=1)) == 42
+    assert stored(sittings) == stored(whole)
 
 
 def test_without_the_plots_extra_reports_keep_their_tables(tmp_path: Path, capsys, monkeypatch) -> None:

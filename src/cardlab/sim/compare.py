@@ -7,7 +7,7 @@ hybrid score interval for it (from the two Wilson intervals), and a two-sided po
 two-proportion z-test of equal rates; the cells' p-values are Holm-Bonferroni corrected
 together, and a cell is `significant` when Holm rejects it at ALPHA. Games come from the games
 database; `top_up` first plays what is missing with the balance machinery, continuing each
-cell's index sequence.
+cell's index sequence (after the gaps a stopped top-up left, so sittings add up to one run).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from cardlab.core.errors import CardlabError
 from cardlab.core.plugin import Matchups
 from cardlab.sim.balance import (
     BalanceSetup,
+    Plan,
     balance_tasks,
     entrant_totals,
     first_player_rate,
@@ -122,7 +123,8 @@ def top_up(
     The games are those `cardlab balance` would play next (same experiment, seeds and index sequence),
     only fewer where some are stored already.
     """
-    missing = missing_games(stored_selection(db, matchups, agent).counts, matchups, target, mirrors)
+    stored = stored_selection(db, matchups, agent).counts
+    missing = missing_games(stored, matchups, target, mirrors)
     if not any(missing.values()):
         return 0
     setup = BalanceSetup(matchups, agent, target, seed, mirrors)
@@ -135,8 +137,34 @@ def top_up(
                 played += db.add_batches([batch])
                 advance(batch.count)
         return played
-    tasks = balance_tasks(setup, lambda cell: db.next_index(setup.experiment, cell), missing.__getitem__)
+    done = db.stored_keys(setup.experiment)
+    have = {key: games for key, (_, games) in cell_counts(stored).items()}
+    plan = continuation(done, have, missing, target, lambda cell: db.next_index(setup.experiment, cell))
+    tasks = balance_tasks(setup, lambda cell: plan[cell][0], lambda cell: plan.get(cell, (0, 0))[1], done)
     return store_as_played(db, run(tasks), setup)
+
+
+def continuation(
+    done: set[tuple[str, int, int]],
+    have: Mapping[tuple[str, int], int],
+    missing: Mapping[str, int],
+    target: int,
+    next_index: Callable[[str], int],
+) -> Plan:
+    """Per cell: (first index, indices to cover) of a top-up that skips the `done` keys. It starts at
+    the cell's first gap (the seats an interrupted top-up had not played yet), so a table played in
+    several sittings holds the same games as one played in one, then adds new indices until both
+    seats have `target` games of the current code (`have`, per cell and seat)."""
+    plan: Plan = {}
+    for cell, lacking in missing.items():
+        if lacking <= 0:
+            continue
+        end = next_index(cell)
+        start = next((i for i in range(end) if (cell, i, 0) not in done or (cell, i, 1) not in done), end)
+        gaps = [sum((cell, i, seat) not in done for i in range(start, end)) for seat in (0, 1)]
+        new = max(target - have.get((cell, seat), 0) - gaps[seat] for seat in (0, 1))
+        plan[cell] = (start, end - start + max(0, new))
+    return plan
 
 
 def compare_tables(
