@@ -16,6 +16,11 @@ game; `--games GAME=N` changes its table size; each game's ladder.json, comparis
 benchmarks/results/under-search/GAME/ (`--keep DIR` elsewhere), from which `--write-only` writes the section
 without playing; `--dry-run` prints the section instead.
 
+The games themselves are kept there too, in games.parquet (`cardlab export` of the game's heuristic and search
+games, rewritten after every sitting, a stopped one included): before a sitting it is imported into the database
+(`cardlab import`, skipping the games stored already), so that a table outlives the machine, and the temporary
+database, that played it, and a sitting anywhere goes on where the last one stopped.
+
 A table too big for one sitting is played over several: Ctrl-C stops the command with every finished
 game stored and writes the section from them, and the same command goes on where it stopped (it keeps the
 ladder when the code has not changed since it was played, and run.json lists every run).
@@ -43,6 +48,8 @@ CARDLAB = str(Path(sys.executable).with_name("cardlab"))
 DOC = Path(__file__).resolve().parent.parent / "docs" / "balance.md"
 KEEP = Path(__file__).resolve().parent / "results" / "under-search"
 """Where each game's ladder.json, comparison.json and run.json are kept (committed: the section's evidence)."""
+GAMES_FILE = "games.parquet"
+"""Each game's stored games, kept beside its evidence (committed too: a database dies with its machine)."""
 LADDER_GAMES = 200
 
 STUDIES = {
@@ -67,6 +74,29 @@ def cardlab(argv: list[str], workers: int, backend: list[str]) -> tuple[float, b
     if code and not stopped:
         raise SystemExit(f"`cardlab {' '.join(argv)}` failed (exit {code})")
     return time.perf_counter() - start, stopped
+
+
+def bookkeeping(argv: list[str]) -> None:
+    """Run `cardlab import` or `export`, which print their one line; a failure stops the study."""
+    if subprocess.run([CARDLAB, *argv]).returncode:
+        raise SystemExit(f"`cardlab {' '.join(argv)}` failed")
+
+
+def restore_games(game: str, db: Path, folder: Path) -> None:
+    """Before a sitting: the kept games into `db` (those stored already are skipped), so that it goes on where
+    the last sitting stopped, whichever machine and database that was."""
+    kept = folder / GAMES_FILE
+    if kept.exists():
+        bookkeeping(["import", game, str(kept), "--db", str(db)])
+
+
+def keep_games(game: str, search: str, db: Path, folder: Path) -> None:
+    """After a sitting: both agents' games of `game` in `db` to the kept file (only those: it stays small),
+    written beside it and then moved over it, so that a stopped export never spoils the kept one."""
+    part = folder / f"{GAMES_FILE}.part"
+    agents = ["--agent", "heuristic", "--agent", search]
+    bookkeeping(["export", game, "--db", str(db), *agents, "--format", "parquet", "--out", str(part)])
+    part.replace(folder / GAMES_FILE)
 
 
 def half_width(games: int) -> float:
@@ -189,8 +219,10 @@ def run_game(game: str, size: int, db: Path, folder: Path, workers: int, backend
     """Top up one game's comparison (and play its ladder, unless the kept one was played by this code or
     `ladder` is false), kept in `folder` with what `section` needs to report them; whether Ctrl-C stopped it.
 
-    Each call adds a run to `run.json`, so a table played over several sittings reports them all."""
+    Each call adds a run to `run.json`, so a table played over several sittings reports them all; the games
+    come from and go back to `folder`'s games.parquet (`restore_games`, `keep_games`)."""
     search = STUDIES[game][0]
+    restore_games(game, db, folder)
     prints = {agent: fingerprint(game, agent, "reference") for agent in ("heuristic", search)}
     kept = folder / "run.json"
     run = json.loads(kept.read_text()) if kept.exists() else {}
@@ -204,9 +236,12 @@ def run_game(game: str, size: int, db: Path, folder: Path, workers: int, backend
         run["ladder_fingerprints"] = prints
     compare_argv = ["compare", game, "--agents", f"heuristic,{search}", "--games", str(size)]
     before, code = games_so_far(folder), commit() or "unknown"  # the code that plays, not what is checked out after
-    seconds, stopped = cardlab([*compare_argv, "--db", str(db), "--out", str(folder / "compare")], workers, backend)
-    if stopped:  # the table of what is stored now, playing nothing
-        cardlab([*compare_argv[:-2], "--db", str(db), "--out", str(folder / "compare")], workers, backend)
+    try:
+        seconds, stopped = cardlab([*compare_argv, "--db", str(db), "--out", str(folder / "compare")], workers, backend)
+        if stopped:  # the table of what is stored now, playing nothing
+            cardlab([*compare_argv[:-2], "--db", str(db), "--out", str(folder / "compare")], workers, backend)
+    finally:  # whatever was played is kept, even by a sitting that failed
+        keep_games(game, search, db, folder)
     workers_text = f"{workers} worker{'s' * (workers != 1)}"
     where = f"on a Ray cluster ({' '.join(backend)})" if backend else f"on {machine()} with {workers_text}"
     played = games_so_far(folder) - before

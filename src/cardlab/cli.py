@@ -655,8 +655,30 @@ def cmd_export(args: argparse.Namespace, console: Console) -> int:
     if not db_path.is_file():
         raise CardlabError(f"--db {args.db}: no such database")
     with _open_db(args.db) as db:
-        written = export(db, args.game, args.format, Path(args.out))
+        written = export(db, args.game, args.format, Path(args.out), args.agent)
     console.print(f"wrote {written} rows of {args.game} to {args.out} ({args.format}; schema: docs/export.md)")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace, console: Console) -> int:
+    """An export file's games and batches into the database, skipping those stored already: so that a
+    table outlives the machine that played it, and can be carried in a small file and topped up."""
+    import sqlite3
+
+    from cardlab.store.export import load
+
+    games, batches = load(Path(args.file), args.game)  # all checked before the database is touched
+    try:
+        with _open_db(args.db) as db:
+            added, added_batches = db.add_new(games, batches)
+    except sqlite3.DatabaseError as exc:  # not a database, or locked: nothing was added
+        raise CardlabError(f"--db {args.db}: {exc}") from None
+    rows = [len(added) + len(added_batches), len(games) + len(batches)]  # [added, in the file]
+    played = [len(added) + sum(b.count for b in added_batches), len(games) + sum(b.count for b in batches)]
+    console.print(
+        f"{args.file}: {rows[0]:,} rows added to {db.path} ({played[0]:,} games), "
+        f"{rows[1] - rows[0]:,} already there ({played[1] - played[0]:,} games)"
+    )
     return 0
 
 
@@ -900,6 +922,12 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--db", required=True, help="the lab database (e.g. lab.sqlite)")
     export.add_argument("--format", choices=("parquet", "csv"), default="parquet", help="file format (default parquet)")
     export.add_argument("--out", required=True, help="the file to write")
+    export.add_argument("--agent", action="append", help="only the games of this agent spec (repeatable)")
+
+    import_ = command("import", cmd_import, "add the results of an exported file to a lab database")
+    import_.add_argument("game", choices=game_names(), metavar="GAME", help="which game's results")
+    import_.add_argument("file", metavar="FILE", help="a .parquet or .csv file written by cardlab export")
+    import_.add_argument("--db", required=True, help="the lab database to add them to (created if missing)")
 
     rules = command("rules", cmd_rules, "a game's rule variants: what --rule NAME=VALUE may change")
     rules.add_argument("game", choices=game_names(), metavar="GAME", help="which game")

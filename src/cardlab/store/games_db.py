@@ -1,6 +1,7 @@
 """Every simulated game in SQLite: reference games one row each, kernel games one row per batch.
 
-Reference-engine games keep their actions (for replays), so they are stored a row each, keyed by
+Reference-engine games keep their actions (for replays; a game brought in by `cardlab import` has none,
+as export files carry none), so they are stored a row each, keyed by
 (experiment, cell, game_index, seat): re-running an experiment continues its game indices instead
 of replaying (and double counting) the same seeds. A compiled kernel's games are stored as one
 row per cell, seat and batch: its counts, and the seed and index range from which each of its
@@ -246,19 +247,28 @@ class GamesDB:
 
     def add(self, games: Iterable[StoredGame]) -> int:
         """Insert games in one transaction; returns how many were added."""
-        placeholders = ", ".join("?" for _ in _COLUMNS)
         rows = [_row(game) for game in games]
         with self._conn:
-            self._conn.executemany(f"INSERT INTO games ({', '.join(_COLUMNS)}) VALUES ({placeholders})", rows)
+            self._conn.executemany(_insert("games", _COLUMNS), rows)
         return len(rows)
+
+    def add_new(
+        self, games: Iterable[StoredGame], batches: Iterable[StoredBatch]
+    ) -> tuple[list[StoredGame], list[StoredBatch]]:
+        """Insert the games and batches whose key is not stored yet, all in one transaction (so that an
+        import stops whole or not at all, and one run twice adds nothing); returns those added."""
+        game_sql = f"{_insert('games', _COLUMNS)} ON CONFLICT (experiment, cell, game_index, seat) DO NOTHING"
+        batch_sql = f"{_insert('batches', _BATCH_COLUMNS)} ON CONFLICT (experiment, cell, seat, first_index) DO NOTHING"
+        with self._conn:
+            added = [game for game in games if self._conn.execute(game_sql, _row(game)).rowcount]
+            added_batches = [batch for batch in batches if self._conn.execute(batch_sql, _batch_row(batch)).rowcount]
+        return added, added_batches
 
     def add_batches(self, batches: Iterable[StoredBatch]) -> int:
         """Insert kernel batches in one transaction; returns how many games they hold."""
         batches = list(batches)
-        rows = [tuple(_batch_value(batch, name) for name in _BATCH_COLUMNS) for batch in batches]
-        placeholders = ", ".join("?" for _ in _BATCH_COLUMNS)
         with self._conn:
-            self._conn.executemany(f"INSERT INTO batches ({', '.join(_BATCH_COLUMNS)}) VALUES ({placeholders})", rows)
+            self._conn.executemany(_insert("batches", _BATCH_COLUMNS), [_batch_row(batch) for batch in batches])
         return sum(batch.count for batch in batches)
 
     def batches(self, game: str, variant: str, agents: str) -> list[StoredBatch]:
@@ -375,8 +385,15 @@ def _stored_batch(row: tuple[Any, ...]) -> StoredBatch:
     return StoredBatch(**values)
 
 
-def _batch_value(batch: StoredBatch, name: str) -> Any:
-    return json.dumps(dict(batch.reasons), sort_keys=True) if name == "reasons" else getattr(batch, name)
+def _insert(table: str, columns: tuple[str, ...]) -> str:
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+
+
+def _batch_row(batch: StoredBatch) -> tuple[Any, ...]:
+    return tuple(
+        json.dumps(dict(batch.reasons), sort_keys=True) if name == "reasons" else getattr(batch, name)
+        for name in _BATCH_COLUMNS
+    )
 
 
 def _row(game: StoredGame) -> tuple[Any, ...]:
