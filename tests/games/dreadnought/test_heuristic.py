@@ -218,3 +218,47 @@ def test_trigger_order_and_engrave_overflow_windows() -> None:
         state.apply(_pick(state, 0))
     assert state.stack[-1][0] == "scrap"
     assert _pick(state, 0) == "SCRAP 0"  # the checked engrave goes first (it is discarded at the end phase)
+
+
+def test_the_lean_observation_and_the_attack_plans_change_no_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Step-level sameness of the heuristic's fast paths (BENCHMARKS.md, search rollouts): at every decision of
+    mixed heuristic/random games it answers as it does reading the full observation, and every best attack plan
+    it scores equals the plain maximum over every subset of attackers and every defended area."""
+    from cardlab.games.dreadnought import heuristic
+
+    fast_best_plan = heuristic._View.best_plan
+    checked = 0
+
+    def checked_best_plan(view: heuristic._View, player: int, sc: heuristic._Scenario) -> float:
+        nonlocal checked
+        checked += 1
+        plain = max((score for score, _, _ in view.attack_plans(player, sc)), default=0.0)
+        fast = fast_best_plan(view, player, sc)
+        assert fast == max(plain, 0.0), (fast, plain)
+        return fast
+
+    fast_defence = heuristic._View.defence
+
+    def checked_defence(view: heuristic._View, defender: int, area: int, sc: heuristic._Scenario) -> heuristic._Defence:
+        """Its loss is the cheapest single block (D10.6), each blocker judged alone by `block_loss`."""
+        defence = fast_defence(view, defender, area, sc)
+        blockers = view.area_units(defender, area, sc) + ([view.s.casters[defender][area]] if defence.hp else [])
+        for damage in range(-60, 400, 10):
+            plain = min(view.block_loss(blocker, damage, sc) for blocker in blockers)
+            assert defence.loss(damage) == plain, (damage, defence, plain)
+        return defence
+
+    monkeypatch.setattr(heuristic._View, "best_plan", checked_best_plan)
+    monkeypatch.setattr(heuristic._View, "defence", checked_defence)
+    for config in CONFIGS[:2]:
+        game = Dreadnought(config)
+        for seed in range(6):
+            state = game.new_state(seed, record_events=False)
+            rng = random.Random(seed)
+            while state.current_player() is not None:
+                lean_choice = choose(state, rng)
+                with monkeypatch.context() as full:
+                    full.setattr(heuristic, "dump_observation", lambda s, viewer, lean: s.observation(viewer))
+                    assert choose(state, rng) == lean_choice
+                state.apply(lean_choice if seed % 2 or rng.random() < 0.7 else rng.choice(state.legal_actions()))
+    assert checked > 100

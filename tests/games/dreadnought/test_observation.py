@@ -149,3 +149,41 @@ def test_every_action_text_decodes_and_reads_back_unchanged():
 def test_decoded_parts(text, parts):
     assert decode(text) == parts
     assert str(parts) == text
+
+
+LEAN_OBJECT_KEYS = ("card", "checked", "dummy", "known", "arms")
+
+
+def _lean(full: dict) -> dict:
+    """The documented lean observation, made from the full one."""
+
+    def field_object(entry: dict | None) -> dict | None:
+        return entry and {key: value for key, value in entry.items() if key in LEAN_OBJECT_KEYS}
+
+    lean = {key: value for key, value in full.items() if key not in ("config", "triggers", "stack")}
+    lean["players"] = {}
+    for seat, player in full["players"].items():
+        lean["players"][seat] = dict(player, idol=field_object(player["idol"]))
+        for area in ("BA1", "BA2"):
+            units = [field_object(unit) for unit in player[area]["units"]]
+            lean["players"][seat][area] = dict(player[area], caster=field_object(player[area]["caster"]), units=units)
+    return lean
+
+
+def test_lean_observation_is_the_observation_less_what_rollouts_do_not_read():
+    """The heuristic reads `dump_observation(lean=True)` at every rollout step: it must be the full observation
+    less exactly the documented fields, so it shows nothing more and everything else the same, for either seat
+    and a spectator, at every decision of random games."""
+    from cardlab.games.dreadnought.position import dump_observation
+
+    game, objects = Dreadnought(), 0
+    for seed in range(4):
+        state, rng = game.new_state(seed, record_events=False), random.Random(seed)
+        while state.current_player() is not None:
+            for viewer in (0, 1, None):
+                full = state.observation(viewer)
+                assert dump_observation(state, viewer, lean=True) == _lean(full)
+                fields = [seat[area] for seat in full["players"].values() for area in ("BA1", "BA2")]
+                objects += sum(len(field["units"]) for field in fields)
+            state.apply(rng.choice(state.legal_actions()))
+    assert objects

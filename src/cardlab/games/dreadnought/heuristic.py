@@ -4,8 +4,9 @@
 shields, HP counts, checked/normal), open speed cards, its own hand and speed area, burst and
 engrave counts — so it is safe on a canonical or sampled world. The decision itself (its window and
 data, the attack, a pending `ACTION` item, hands, HP, bursts, engraves, speeds) comes from the
-player's observation (`state.observation(player)`); the field's objects are still read through the
-state's public methods (BP and shields with statics, legal targets, payability). It is deterministic
+player's observation, in its lean form (`dump_observation(lean=True)`: a search calls the heuristic at
+every rollout step); the field's objects are still read through the state's public methods (BP and
+shields with statics, legal targets, payability). It is deterministic
 (`rng` is unused) and searches nothing: every window is a few static estimates.
 
 Values are in "HP units": an HP card is worth `HP_VALUE`; a unit on the field `1 + BP/60`
@@ -34,6 +35,7 @@ from cardlab.core.actions import IndexedAction
 from cardlab.core.game import PLAYER_NAMES, State
 from cardlab.games.dreadnought.actions import AREAS, SLOTS, Decoded
 from cardlab.games.dreadnought.cards import Ability, CardDef, Effect, Selector
+from cardlab.games.dreadnought.position import dump_observation
 from cardlab.games.dreadnought.state import BA1, BA2, EMPTY, IDOL_AREA, DreadnoughtState
 
 HP_VALUE = 4.0
@@ -111,6 +113,40 @@ class _Item:
     cost: float
     card: CardDef | None = None
     grants: tuple[Ability, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class _Defence:
+    """An area's blockers as the attack calculator needs them (D10.6-D10.8): the defender blocks with
+    whatever loses least, so nothing is lost while some unit survives the damage (`breaks_all` is the
+    damage that breaks every unit there); beyond it the cheapest unit (`lost_unit`) or the caster, which
+    loses (damage - shields) // hp_value of its `hp` cards (`hp` 0: no caster to block with)."""
+
+    has_units: bool
+    breaks_all: int
+    lost_unit: float
+    caster_shields: int
+    hp_value: int
+    hp: int
+    total_hp: int
+
+    def loss(self, damage: int) -> float:
+        """The loss of the defender's cheapest block of `damage`."""
+        if self.has_units and damage < self.breaks_all:
+            return 0.0
+        loss = self.lost_unit
+        if self.hp:
+            lost = min(max(0, damage - self.caster_shields) // self.hp_value, self.hp)
+            loss = min(loss, HP_VALUE * lost + (WIN_BONUS if lost and lost >= self.total_hp else 0.0))
+        return loss if loss < math.inf else 0.0
+
+    def plan_score(self, damage: int, count: int) -> float:
+        """An attack of `count` units dealing `damage` here: mostly its loss, some of it kept against a
+        shield or pump in reaction (`PUMP_RISK`), and as few units as will do."""
+        loss = self.loss(damage)
+        if loss <= 0:
+            return 0.0
+        return 0.7 * loss + 0.3 * self.loss(damage - PUMP_RISK) - 0.05 * count
 
 
 def unit_value(s: DreadnoughtState, obj: int) -> float:
@@ -269,63 +305,38 @@ class _View:
                 loss += WIN_BONUS
         return loss
 
-    def defence_table(self, defender: int, area: int, sc: _Scenario) -> list[tuple[int, int, int, float]]:
-        """Per blocker, (kind, a, b, loss) for a fast `block_loss`: a unit (kind 0) is lost with
-        `loss` when the damage reaches a = BP + shields; a caster (kind 1) loses damage - a over
-        b = hp_value HP cards, at most its HP (in `loss`), all of them ending the game."""
-        s = self.s
-        table = []
+    def defence(self, defender: int, area: int, sc: _Scenario) -> _Defence:
+        """How `defender` can block an attack on `area` (D10.6): its units there and its caster."""
         units = self.area_units(defender, area, sc)
         hp = self.hp(defender, area)
+        total_hp = self.total_hp(defender)
+        lost_unit = math.inf  # the cheapest unit to lose, once the damage breaks every blocker
         for unit in units:
             loss = self.uval(unit)
             if len(units) == 1 and hp:
-                loss += HP_VALUE + (WIN_BONUS if self.total_hp(defender) == 1 else 0.0)
-            table.append((0, self.bp(unit, sc) + self.shields(unit, sc), 0, loss))
-        if hp:
-            caster = s.casters[defender][area]
-            table.append((1, self.shields(caster, sc), s.cards[caster].hp_value, float(hp)))
-        return table
+                loss += HP_VALUE + (WIN_BONUS if total_hp == 1 else 0.0)
+            lost_unit = min(lost_unit, loss)
+        breaks_all = max((self.bp(unit, sc) + self.shields(unit, sc) for unit in units), default=0)
+        caster = self.s.casters[defender][area]
+        if not hp:
+            return _Defence(bool(units), breaks_all, lost_unit, 0, 1, 0, total_hp)
+        return _Defence(bool(units), breaks_all, lost_unit, self.shields(caster, sc), self.s.cards[caster].hp_value,
+                        hp, total_hp)  # fmt: skip
 
-    def table_loss(self, table: list[tuple[int, int, int, float]], damage: int, total_hp: int) -> float:
-        """The loss of the defender's cheapest block (D10.6) from a `defence_table`, given its total HP."""
-        best = -1.0
-        for kind, a, b, loss in table:
-            if kind == 0:
-                value = loss if damage >= a else 0.0
-            else:
-                lost = min(max(0, damage - a) // b, int(loss))
-                value = HP_VALUE * lost + (WIN_BONUS if lost and lost >= total_hp else 0.0)
-            if best < 0 or value < best:
-                best = value
-                if value == 0:
-                    break
-        return max(best, 0.0)
-
-    def _plan_inputs(
-        self, player: int, sc: _Scenario
-    ) -> tuple[list[int], list[int], list[tuple[int, list[tuple[int, int, int, float]]]], int]:
+    def _plan_inputs(self, player: int, sc: _Scenario) -> tuple[list[int], list[int], list[tuple[int, _Defence]]]:
         s = self.s
         enemy = 1 - player
         units = [u for area in (BA1, BA2) for u in s.units[player][area] if not s.checked[u] and u not in sc.gone]
         areas = [a for a in (BA1, BA2) if self.area_units(enemy, a, sc) or self.hp(enemy, a)]
         if not units or not areas:
-            return [], [], [], 0
-        tables = [(area, self.defence_table(enemy, area, sc)) for area in areas]
-        return units, [self.bp(u, sc) for u in units], tables, self.total_hp(enemy)
-
-    def _plan_score(self, table: list[tuple[int, int, int, float]], damage: int, total_hp: int, count: int) -> float:
-        loss = self.table_loss(table, damage, total_hp)
-        if loss <= 0:
-            return 0.0
-        risky = self.table_loss(table, damage - PUMP_RISK, total_hp)  # keep a margin against a shield or pump
-        return 0.7 * loss + 0.3 * risky - 0.05 * count  # and use as few units as will do
+            return [], [], []
+        return units, [self.bp(u, sc) for u in units], [(area, self.defence(enemy, area, sc)) for area in areas]
 
     def attack_plans(
         self, player: int, sc: _Scenario, required: Sequence[int] = ()
     ) -> list[tuple[float, tuple[int, ...], int]]:
         """(score, attackers, area) of every attack `player` could declare now (D10.5)."""
-        units, bps, tables, total_hp = self._plan_inputs(player, sc)
+        units, bps, defences = self._plan_inputs(player, sc)
         need = 0
         for u in required:
             if u in units:
@@ -336,24 +347,30 @@ class _View:
                 continue
             chosen = tuple(u for i, u in enumerate(units) if mask >> i & 1)
             damage = max(0, sum(b for i, b in enumerate(bps) if mask >> i & 1))
-            for area, table in tables:
-                plans.append((self._plan_score(table, damage, total_hp, len(chosen)), chosen, area))
+            for area, defence in defences:
+                plans.append((defence.plan_score(damage, len(chosen)), chosen, area))
         return plans
 
     def best_plan(self, player: int, sc: _Scenario) -> float:
         """The score of `player`'s best attack now (0 when none is worth anything)."""
-        units, bps, tables, total_hp = self._plan_inputs(player, sc)
-        best = 0.0
+        units, bps, defences = self._plan_inputs(player, sc)
         sums = [0] * (1 << len(units))
         counts = [0] * (1 << len(units))
+        fewest: dict[int, int] = {}  # damage -> the fewest attackers dealing it: of equal damage, the best plan
         for mask in range(1, 1 << len(units)):
             low = mask & -mask
-            sums[mask] = sums[mask ^ low] + bps[low.bit_length() - 1]
-            counts[mask] = counts[mask ^ low] + 1
-            for _, table in tables:
-                score = self._plan_score(table, sums[mask], total_hp, counts[mask])
-                if score > best:
-                    best = score
+            damage = sums[mask] = sums[mask ^ low] + bps[low.bit_length() - 1]
+            count = counts[mask] = counts[mask ^ low] + 1
+            if count < fewest.get(damage, count + 1):
+                fewest[damage] = count
+        best = 0.0
+        for _, defence in defences:
+            floor = defence.breaks_all if defence.has_units else -math.inf  # below it every block survives
+            for damage, count in fewest.items():
+                if damage >= floor:
+                    score = defence.plan_score(damage, count)
+                    if score > best:
+                        best = score
         return best
 
     # -- scenario values ------------------------------------------------------------------------
@@ -1040,7 +1057,7 @@ def choose(state: State, rng: random.Random) -> IndexedAction:
         return legal[0]
     player = state.current_player()
     assert player is not None
-    view = _View(state, state.observation(player))
+    view = _View(state, dump_observation(state, player, lean=True))
     return _WINDOWS[view.decision["kind"]](view, legal)
 
 

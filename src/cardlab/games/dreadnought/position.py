@@ -148,7 +148,7 @@ def _ids(state: DreadnoughtState, cards: list[int]) -> list[str]:
     return [state.cards[inst].id for inst in cards]
 
 
-def _object(state: DreadnoughtState, obj: int, viewer: Player | None, full: bool) -> dict[str, Any] | None:
+def _object(state: DreadnoughtState, obj: int, viewer: Player | None, full: bool, lean: bool) -> dict[str, Any] | None:
     if obj == EMPTY:
         return None
     owner = state.owner[obj]
@@ -161,19 +161,40 @@ def _object(state: DreadnoughtState, obj: int, viewer: Player | None, full: bool
         card = state.cards[real].id if full or known or viewer == owner else None
     else:
         card = state.cards[obj].id
+    caster = state.is_caster(obj)
+    if lean:  # what a rollout policy reads of an object: `dump_observation(lean=True)`
+        data: dict[str, Any] = {"card": card, "checked": state.checked[obj]}
+        if not caster:
+            data["dummy"] = dummy
+    else:
+        data = _object_detail(state, obj, full, card, dummy)
+    if dummy:
+        data["known"] = known
+    if caster:
+        arms = state.arms.get(obj, EMPTY)
+        data["arms"] = None if arms == EMPTY else state.cards[arms].id
+    elif not full and not lean:  # derived values for people and agents; not part of a position
+        data["bp"] = state.bp(obj)
+        data["shields"] = state.shields(obj)
+    return data
+
+
+def _object_detail(state: DreadnoughtState, obj: int, full: bool, card: str | None, dummy: bool) -> dict[str, Any]:
+    """An object's card, state and (but for a caster) what lies on it."""
+    if state.is_caster(obj):
+        return {"card": card, "checked": state.checked[obj], "shield": state.shield.get(obj, 0)}
     enchants = []
     for i, material in enumerate(state.ench.get(obj, ())):
-        placer = state.ench_owner[obj][i]
         secret = state.ench_secret[obj][i]
         enchant: dict[str, Any] = {
             "kind": "boost" if state.ench_kind[obj][i] == BOOST else "weaken",
-            "owner": PLAYER_NAMES[placer],
+            "owner": PLAYER_NAMES[state.ench_owner[obj][i]],
             "card": state.cards[material].id if full or not secret else None,
         }
         if full:
             enchant["secret"] = secret
         enchants.append(enchant)
-    data: dict[str, Any] = {
+    return {
         "card": card,
         "dummy": dummy,
         "checked": state.checked[obj],
@@ -183,19 +204,9 @@ def _object(state: DreadnoughtState, obj: int, viewer: Player | None, full: bool
         "shield": state.shield.get(obj, 0),
         "moved": obj in state.moved,
     }
-    if dummy:
-        data["known"] = known
-    if state.is_caster(obj):
-        arms = state.arms.get(obj, EMPTY)
-        data["arms"] = None if arms == EMPTY else state.cards[arms].id
-        del data["enchants"], data["attached"], data["bp_mod"], data["dummy"], data["moved"]
-    elif not full:  # derived values for people and agents; not part of a position
-        data["bp"] = state.bp(obj)
-        data["shields"] = state.shields(obj)
-    return data
 
 
-def _player(state: DreadnoughtState, p: Player, viewer: Player | None, full: bool) -> dict[str, Any]:
+def _player(state: DreadnoughtState, p: Player, viewer: Player | None, full: bool, lean: bool) -> dict[str, Any]:
     mine = full or viewer == p
     data: dict[str, Any] = {}
     for zone in _CARD_ZONES:
@@ -222,11 +233,11 @@ def _player(state: DreadnoughtState, p: Player, viewer: Player | None, full: boo
         caster = state.casters[p][area]
         hp = state.hp[p][area]
         data[name] = {
-            "caster": _object(state, caster, viewer, full),
+            "caster": _object(state, caster, viewer, full, lean),
             "hp": _ids(state, hp) if full else len(hp),
-            "units": [_object(state, u, viewer, full) for u in state.units[p][area]],
+            "units": [_object(state, u, viewer, full, lean) for u in state.units[p][area]],
         }
-    data["idol"] = _object(state, state.idol[p], viewer, full)
+    data["idol"] = _object(state, state.idol[p], viewer, full, lean)
     data["speed_shift"] = state.speed_shift[p]
     data["geared"] = state.geared[p]
     if not full:
@@ -234,7 +245,8 @@ def _player(state: DreadnoughtState, p: Player, viewer: Player | None, full: boo
     return data
 
 
-def _dump(state: DreadnoughtState, viewer: Player | None, full: bool) -> dict[str, Any]:
+def _dump(state: DreadnoughtState, viewer: Player | None, full: bool, lean: bool = False) -> dict[str, Any]:
+    """The position (`full`) or an observation; `lean` leaves out what `dump_observation(lean=True)` says."""
     attack = None
     if state.attacking:
         attack = {
@@ -244,24 +256,26 @@ def _dump(state: DreadnoughtState, viewer: Player | None, full: bool) -> dict[st
             "blocker": _ref(state, state.blocker) if state.on_field(state.blocker) else None,
             "mod": state.attack_mod,
         }
-    return {
-        "game": "dreadnought",
-        "config": state.game.config_json(),
-        "turn": state.turn,
-        "phase": state.phase,
-        "first": None if state.first == EMPTY else PLAYER_NAMES[state.first],
-        "token": PLAYER_NAMES[state.token],
-        "players": {PLAYER_NAMES[p]: _player(state, p, viewer, full) for p in (0, 1)},
-        "attack": attack,
-        "triggers": [
+    data: dict[str, Any] = {"game": "dreadnought"}
+    if not lean:
+        data["config"] = state.game.config_json()
+    data["turn"] = state.turn
+    data["phase"] = state.phase
+    data["first"] = None if state.first == EMPTY else PLAYER_NAMES[state.first]
+    data["token"] = PLAYER_NAMES[state.token]
+    data["players"] = {PLAYER_NAMES[p]: _player(state, p, viewer, full, lean) for p in (0, 1)}
+    data["attack"] = attack
+    if not lean:
+        data["triggers"] = [
             {"player": PLAYER_NAMES[c], "source": _where(state, src), "ability": ref} for c, src, ref in state.triggers
-        ],
-        "cost_reduction": state.cost_reduction,
-        "stack": [_frame_json(state, frame) for frame in state.stack],
-        "winner": None if state.winner is None else PLAYER_NAMES[state.winner],
-        "draw": state.draw,
-        "reason": state.reason,
-    }
+        ]
+    data["cost_reduction"] = state.cost_reduction
+    if not lean:
+        data["stack"] = [_frame_json(state, frame) for frame in state.stack]
+    data["winner"] = None if state.winner is None else PLAYER_NAMES[state.winner]
+    data["draw"] = state.draw
+    data["reason"] = state.reason
+    return data
 
 
 def window_name(state: DreadnoughtState) -> str:
@@ -309,10 +323,15 @@ def pending_action(state: DreadnoughtState) -> Play | None:
     return None
 
 
-def dump_observation(state: DreadnoughtState, viewer: Player | None) -> dict[str, Any]:
+def dump_observation(state: DreadnoughtState, viewer: Player | None, *, lean: bool = False) -> dict[str, Any]:
     """What `viewer` may see (None: a spectator): hidden zones become counts (D1.5); the fields it adds to
-    the position's are listed in `DreadnoughtState.observation`."""
-    data = _dump(state, viewer, False)
+    the position's are listed in `DreadnoughtState.observation`.
+
+    `lean`: the same observation less what a rollout policy recomputes or never reads, for the heuristic, which
+    reads one at every step of every search rollout: `config`, `triggers` and the raw `stack` are left out, and
+    a field object keeps only `card`, `checked`, `dummy` (not a caster's), `known` (a dummy's) and `arms` (a
+    caster's). A subset of the full observation, so it shows no more."""
+    data = _dump(state, viewer, False, lean)
     data["viewer"] = None if viewer is None else PLAYER_NAMES[viewer]
     data["window"] = window_name(state)
     to_move = state.current_player()
