@@ -7,6 +7,7 @@ import platform
 import random
 import re
 import statistics
+import subprocess
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -29,6 +30,17 @@ def machine() -> str:
     except OSError:
         pass
     return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()} ({platform.python_implementation()})"
+
+
+def checkout_env(src: Path | None) -> dict[str, str]:
+    """The environment that runs another checkout's `src/` (None: this one), for `--before DIR` comparisons."""
+    return {**os.environ, **({"PYTHONPATH": str(src)} if src else {})}
+
+
+def checkout_label(tree: Path) -> str:
+    """A checkout as its commit."""
+    done = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    return f"`{done.stdout.strip() or tree}`"
 
 
 def median_seconds(run: Callable[[], object], repeats: int) -> float:

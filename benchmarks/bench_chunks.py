@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _report import machine, write_section
+from _report import checkout_env, checkout_label, machine, write_section
 
 CARDLAB = str(Path(sys.executable).with_name("cardlab"))
 SLOW = ["balance", "aterial", "--agent", "pimc:worlds=2:depth=10", "--games", "384", "--workers", "2"]
@@ -42,10 +42,6 @@ def stored(db: Path) -> int:
         return 0
 
 
-def env(src: Path | None) -> dict[str, str]:
-    return {**os.environ, **({"PYTHONPATH": str(src)} if src else {})}
-
-
 def slow_run(src: Path | None, stop_after: float) -> tuple[float | None, int, float]:
     """Seconds to the first stored game (None: none before the stop), games kept by the stop, seconds to stop."""
     with tempfile.TemporaryDirectory() as scratch:
@@ -53,7 +49,7 @@ def slow_run(src: Path | None, stop_after: float) -> tuple[float | None, int, fl
         argv = [CARDLAB, *SLOW, "--db", str(db), "--out", str(Path(scratch) / "out")]
         start = time.perf_counter()
         process = subprocess.Popen(
-            argv, env=env(src), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+            argv, env=checkout_env(src), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
         )
         first = None
         while time.perf_counter() - start < stop_after:
@@ -70,14 +66,8 @@ def fast_run(src: Path | None) -> float:
     with tempfile.TemporaryDirectory() as scratch:
         argv = [CARDLAB, *FAST, "--db", str(Path(scratch) / "lab.sqlite"), "--out", str(Path(scratch) / "out")]
         start = time.perf_counter()
-        subprocess.run(argv, env=env(src), check=True, capture_output=True)
+        subprocess.run(argv, env=checkout_env(src), check=True, capture_output=True)
         return time.perf_counter() - start
-
-
-def label(tree: Path) -> str:
-    """A checkout as its commit."""
-    done = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
-    return f"`{done.stdout.strip() or tree}`"
 
 
 def main() -> None:
@@ -87,9 +77,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--dry-run", action="store_true")
     args = parser.parse_args()
-    trees: dict[str, Path | None] = {label(Path.cwd()): None}
+    trees: dict[str, Path | None] = {checkout_label(Path.cwd()): None}
     if args.before:
-        trees[f"{label(args.before)} (--before)"] = args.before / "src"
+        trees[f"{checkout_label(args.before)} (--before)"] = args.before / "src"
     rows = []
     for name, src in trees.items():
         first, kept, stopping = slow_run(src, args.stop_after)
