@@ -260,7 +260,8 @@ def section(game: str, folder: Path) -> str:
     ladder = json.loads((folder / "ladder" / "ladder.json").read_text())
     compare = json.loads((folder / "compare" / "comparison.json").read_text())
     lines = block(game, run["search"], ladder, run["ladder_argv"], compare, run["compare_argv"], run["seconds"])
-    return "\n".join([*lines[:2], run["provenance"], "", *lines[2:]])
+    history = [run["history"], ""] if run.get("history") else []  # what a reader should know of earlier tables
+    return "\n".join([*lines[:2], run["provenance"], "", *history, *lines[2:]])
 
 
 def main() -> None:
