@@ -6,7 +6,7 @@ import json
 import re
 import sqlite3
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -17,11 +17,12 @@ import pytest
 from cardlab.cli import main
 from cardlab.sim import engines
 from cardlab.sim.balance import matchups_for
-from cardlab.sim.compare import CONVERGED, Runner, compare_tables, missing_games, top_up, validation_for, verdict
+from cardlab.sim.compare import CONVERGED, compare_tables, missing_games, top_up, validation_for, verdict
 from cardlab.sim.engines import KernelGame, KernelRun
 from cardlab.sim.stats import holm_adjusted, newcombe_interval, two_proportion_z_test
-from cardlab.sim.tournament import GameTask, TaskResult, run_tasks
+from cardlab.sim.tournament import run_tasks
 from cardlab.store.games_db import GamesDB, StoredGame
+from tests.sim.runners import stopped_after
 
 SYMBOLIC = matchups_for("edelweiss", "symbolic")
 CELLS = 15 * 2
@@ -298,15 +299,6 @@ def test_kernel_top_up_plays_only_the_missing_count(tmp_path: Path, capsys, monk
 def test_a_top_up_stopped_part_way_and_run_again_plays_the_games_of_one_sitting(tmp_path: Path) -> None:
     """Ctrl-C can land between the two seats of a pair: the next top-up plays the missing seat first
     (same deal, seats swapped), so the sittings store exactly the games one uninterrupted run stores."""
-
-    def stopped_after(results: int) -> Runner:
-        def run(tasks: Sequence[GameTask]) -> Iterator[TaskResult]:
-            played = iter(run_tasks(tasks, workers=1))
-            for _ in range(results):
-                yield next(played)
-            raise KeyboardInterrupt
-
-        return run
 
     def stored(path: Path) -> list[tuple[str, int, int, int]]:
         with GamesDB(path) as db:

@@ -6,7 +6,7 @@ import csv
 import json
 import sqlite3
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -15,10 +15,11 @@ import pytest
 
 from cardlab.cli import main
 from cardlab.sim.balance import matchups_for
-from cardlab.sim.compare import Runner, top_up
-from cardlab.sim.tournament import GameTask, TaskResult, run_tasks
+from cardlab.sim.compare import top_up
+from cardlab.sim.tournament import run_tasks
 from cardlab.store.export import COLUMNS, export, load
 from cardlab.store.games_db import GamesDB, StoredBatch, StoredGame
+from tests.sim.runners import stopped_after
 
 GAME = StoredGame("edelweiss", "symbolic", "heuristic", "balance/x", "GARU-EAGLE", 0, 0, "GARU", "EAGLE", 123, 1,
                   "deck_out", 27, 25, ("SUMMON S", "END_TURN"), "0.1.0", "f" * 16)  # fmt: skip
@@ -146,16 +147,6 @@ def test_an_imported_table_is_the_exported_one(played: Path, tmp_path: Path, cap
 SYMBOLIC = matchups_for("edelweiss", "symbolic")
 
 
-def _stopped_after(results: int) -> Runner:
-    def run(tasks: Sequence[GameTask]) -> Iterator[TaskResult]:
-        finished = iter(run_tasks(tasks, workers=1))
-        for _ in range(results):
-            yield next(finished)
-        raise KeyboardInterrupt
-
-    return run
-
-
 def _stored(path: Path) -> list[tuple[str, int, int, int, int, str]]:
     with GamesDB(path) as db:
         games = db.games("edelweiss", "symbolic", "random")
@@ -170,7 +161,7 @@ def test_a_top_up_after_an_import_plays_only_the_missing_games(tmp_path: Path, c
     with GamesDB(whole) as db:
         assert top_up(db, SYMBOLIC, "random", 3, 7, False, "reference", lambda t: run_tasks(t, workers=1)) == 90
     with GamesDB(a) as db, pytest.raises(KeyboardInterrupt):
-        top_up(db, SYMBOLIC, "random", 3, 7, False, "reference", _stopped_after(31))  # odd: a pair half played
+        top_up(db, SYMBOLIC, "random", 3, 7, False, "reference", stopped_after(31))  # odd: a pair half played
     carried = tmp_path / "a.parquet"
     assert main(["export", "edelweiss", "--db", str(a), "--out", str(carried)]) == 0
     assert main(["import", "edelweiss", str(carried), "--db", str(b)]) == 0
