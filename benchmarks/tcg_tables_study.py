@@ -202,7 +202,7 @@ def provenance(game: str, run: dict[str, Any]) -> str:
     prints = ", ".join(f"{agent} `{fingerprint(game, agent, 'reference')}`" for agent in ("heuristic", run["search"]))
     runs = [
         f"{part['date']} at commit `{part['commit']}` {part['where']} ({duration(part['seconds'])}"
-        f"{', stopped by Ctrl-C' if part['stopped'] else ''})"
+        f"{', stopped part way' if part['stopped'] else ''})"
         for part in run["runs"]
     ]
     played = f"Played in {len(runs)} runs: " if len(runs) > 1 else "Run "
