@@ -65,7 +65,7 @@ def cardlab(argv: list[str], workers: int, backend: list[str]) -> tuple[float, b
     from here, then all the time it needs to store its finished games (a second Ctrl-C gives up)."""
     start = time.perf_counter()
     command = [CARDLAB, *argv, "--workers", str(workers), *backend]
-    process = subprocess.Popen(command, start_new_session=True)
+    process = subprocess.Popen(command, start_new_session=True, preexec_fn=_heed_sigint)
     try:
         code, stopped = process.wait(), False
     except KeyboardInterrupt:
@@ -74,6 +74,12 @@ def cardlab(argv: list[str], workers: int, backend: list[str]) -> tuple[float, b
     if code and not stopped:
         raise SystemExit(f"`cardlab {' '.join(argv)}` failed (exit {code})")
     return time.perf_counter() - start, stopped
+
+
+def _heed_sigint() -> None:
+    """SIGINT back to its default in a command about to start, so that Python turns it into KeyboardInterrupt
+    there: a shell script starts its background jobs with SIGINT ignored, and children inherit that."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def bookkeeping(argv: list[str]) -> None:
@@ -265,6 +271,8 @@ def section(game: str, folder: Path) -> str:
 
 
 def main() -> None:
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C / kill -INT stop a sitting, even one in the
+    # background of a script, which would start it with SIGINT ignored (and lose the games of its last 30 s)
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", choices=sorted(STUDIES), action="append", help="run only this game (repeatable)")
     parser.add_argument("--games", action="append", default=[], metavar="GAME=N", help="games per pairing and seat")
