@@ -164,12 +164,20 @@ def free_port() -> int:
 
 
 @contextmanager
-def serve(app: Any, timeout: float = 20.0) -> Iterator[str]:
-    """Run `app` under uvicorn on 127.0.0.1 in a thread; yields the base URL."""
+def serve(app: Any, timeout: float = 20.0, keep_alive: int = 300) -> Iterator[str]:
+    """Run `app` under uvicorn on 127.0.0.1 in a thread; yields the base URL.
+
+    The server keeps idle connections open for `keep_alive` seconds, longer than any test runs.
+    With uvicorn's default of 5 s (also httpx's pool expiry), a pooled connection left idle for
+    5 s on a loaded machine races the server's close, and the next request on it fails with
+    httpx.ReadError before the server ever sees it: what failed CI's load test once.
+    """
     import uvicorn
 
     port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", timeout_keep_alive=keep_alive
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
