@@ -203,3 +203,19 @@ def test_progress_rates_of_slow_searches_are_not_rounded_to_zero() -> None:
 
     assert _games_per_second(12_345.6) == "12,346 games/s"
     assert _games_per_second(0.1734) == "0.17 games/s" and _games_per_second(3.46) == "3.5 games/s"
+
+
+def test_serve_keeps_idle_connections_longer_than_client_pools(tmp_path, monkeypatch, capsys) -> None:
+    """The server outlasts httpx's 5 s idle pool, so a reused connection never races its close."""
+    uvicorn = pytest.importorskip("uvicorn")
+    pytest.importorskip("fastapi")
+    runs: list[dict] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: runs.append(options))
+    db = str(tmp_path / "web.sqlite")
+    assert main(["serve", "--db", db]) == 0
+    assert main(["serve", "--db", db, "--keep-alive", "30", "--port", "8123"]) == 0
+    assert [run["timeout_keep_alive"] for run in runs] == [75, 30]
+    assert runs[1]["port"] == 8123
+    assert main(["serve", "--db", db, "--keep-alive", "0"]) == 2
+    assert "--keep-alive must be a positive number of seconds" in capsys.readouterr().err
+    assert len(runs) == 2

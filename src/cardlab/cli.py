@@ -732,7 +732,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
     from cardlab.store.games_db import legacy_db_path
     from cardlab.web.manager import ServerLimits
 
-    for option in ("think_time", "idle_seconds"):
+    for option in ("think_time", "idle_seconds", "keep_alive"):
         if not getattr(args, option) > 0:
             raise CardlabError(f"--{option.replace('_', '-')} must be a positive number of seconds")
     for option in ("agent_workers", "max_live_games", "max_sockets"):
@@ -748,7 +748,15 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
     )
     db = Path(args.db) if args.db else legacy_db_path().with_name("play.sqlite")
     console.print(f"cardlab web app on http://{args.host}:{args.port}/ (database {db})")
-    uvicorn.run(create_app(db, limits=limits), host=args.host, port=args.port, log_level="warning")
+    # A keep-alive longer than clients' idle pools (httpx 5 s, browsers longer) lets the client
+    # close first, so a request on a reused connection never races the server's close.
+    uvicorn.run(
+        create_app(db, limits=limits),
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        timeout_keep_alive=args.keep_alive,
+    )
     return 0
 
 
@@ -951,6 +959,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--idle-seconds", type=float, default=600.0, help="drop a game from memory after this idle time (default 600)"
     )
     limits.add_argument("--max-sockets", type=int, default=64, help="websockets per game (default 64)")
+    limits.add_argument(
+        "--keep-alive", type=int, default=75, metavar="SECONDS",
+        help="keep an idle HTTP connection open this long (default 75, longer than clients' pools)",
+    )  # fmt: skip
     limits.add_argument(
         "--policy", action="append", default=[], metavar="FILE",
         help="a trained policy file its seats may play (policy:path=FILE; repeatable)",
