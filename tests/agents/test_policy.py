@@ -14,7 +14,7 @@ from cardlab.agents.policy import save_policy
 from cardlab.cli import main
 from cardlab.games.edelweiss import Edelweiss, EdelweissAction
 
-INPUTS = 75  # Edelweiss's tensor (docs/encodings.md)
+INPUTS = 83  # Edelweiss's tensor (docs/encodings.md)
 
 
 def _policy(path: Path, favourite: int | None = None) -> Path:

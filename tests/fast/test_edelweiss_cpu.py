@@ -403,6 +403,26 @@ RULE_CONFIGS = {
     "deck_out_tie=draw/symbolic": EdelweissConfig("skills", "symbolic", None, _rules(deck_out_tie="draw")),
     "all five/accel2": EdelweissConfig("skills", "accel2", ("RAIHA", "GARU"), ALL_RULES),
     "all five/symbolic": EdelweissConfig("skills", "symbolic", ("GARU", "VIRIDIAN"), ALL_RULES),
+    "accel2_protection=none": EdelweissConfig("skills", "accel2", ("RAIHA", "EAGLE"), _rules(accel2_protection="none")),
+    "accel2_protection=club_still_owed": EdelweissConfig(
+        "skills", "accel2", ("RAIHA", "EAGLE"), _rules(accel2_protection="club_still_owed")
+    ),
+    "accel2_protection=defender": EdelweissConfig(
+        "skills", "accel2", ("ACCELA", "VIRIDIAN"), _rules(accel2_protection="defender")
+    ),
+    "accel2_protection=defender/symbolic": EdelweissConfig(
+        "skills", "symbolic", ("ACCELA", "VIRIDIAN"), _rules(accel2_protection="defender")
+    ),
+    "poison_bind_trigger=diamond_guard": EdelweissConfig(
+        "skills", "accel2", ("RAIHA", "VIRIDIAN"), _rules(poison_bind_trigger="diamond_guard")
+    ),
+    "poison_bind_timing=after_counter": EdelweissConfig(
+        "skills", "accel2", ("EAGLE", "VIRIDIAN"), _rules(poison_bind_timing="after_counter")
+    ),
+    "poison_bind both/symbolic": EdelweissConfig(
+        "skills", "symbolic", ("VIRIDIAN", "EAGLE"),
+        _rules(poison_bind_trigger="diamond_guard", poison_bind_timing="after_counter"),
+    ),
     "tie+guard+hand/accel2": EdelweissConfig(
         "skills",
         "accel2",
@@ -411,7 +431,10 @@ RULE_CONFIGS = {
     ),
 }
 """Every non-default value of every rule option, alone and combined; the Guardian rules with Guardian on
-both seats (GARU, RAIHA, VIRIDIAN), so that field guards are offered to both."""
+both seats (GARU, RAIHA, VIRIDIAN), so that field guards are offered to both; the protection rules (E8.5)
+with Wizard's upright clubs on both seats (RAIHA, EAGLE), or ACCELA, who has no protection of its own,
+against VIRIDIAN, and under Symbolic, where no reading of Accel 2's protection may change anything; the
+Poison Bind rules (E8.4) with Poison Bind (VIRIDIAN, EAGLE) and Guardian's field guard (VIRIDIAN)."""
 RULE_POSITIONS = 400
 """Start positions per rule config of the step-level test (`CONTINUATION_STEPS` steps from each)."""
 
@@ -425,9 +448,33 @@ def guard_rule_changes_play(config: EdelweissConfig) -> bool:
     return config.standard == "accel2" and kept
 
 
+def protection_changes_play(config: EdelweissConfig) -> bool:
+    """Whether the config reads Accel 2's protection otherwise than the spec (E8.5; Accel 2 only)."""
+    return config.standard == "accel2" and config.rule("accel2_protection") != "as_written"
+
+
+def effects_changed(config: EdelweissConfig) -> set[str]:
+    """The windows where the config's rules change what an action does (not only which actions are legal):
+    the defense (Poison Bind's trigger and timing, E8.4) and the counter (its timing; club_still_owed, E8.5)."""
+    windows = set()
+    if config.rule("poison_bind_timing") == "after_counter":
+        windows |= {"defense", "counter"}
+    if config.rule("poison_bind_trigger") == "diamond_guard":
+        windows.add("defense")
+    if protection_changes_play(config) and config.rule("accel2_protection") == "club_still_owed":
+        windows.add("counter")
+    return windows
+
+
 def expected_situations(config: EdelweissConfig) -> set[str]:
     """The counters of `rule_sameness` that must be positive for this config (no vacuous pass)."""
-    expected = {"positions"}
+    expected = {"positions", *(f"{window}_effect_changed" for window in effects_changed(config))}
+    if protection_changes_play(config):
+        expected |= {
+            "none": {"protect_removed"},
+            "club_still_owed": {"protect_played", "owed_club_paid", "counter_effect_changed"},
+            "defender": {"protect_added", "protect_removed", "protect_played"},
+        }[config.rule("accel2_protection")]
     if config.rule("first_draw") == "no":
         expected.add("first_draw_skipped")
     if Edelweiss(config).opening_hand != HAND_SIZES[config.deck]:  # "5" in a skills game is its standard size
@@ -502,14 +549,30 @@ def rule_sameness(config: EdelweissConfig, positions: int, seed: int, check: Any
             if not legal:
                 break
             added: list[int] = []
-            if state.window == Window.DEFENSE:  # the field-guard rules change only this window (E8.1)
-                default = set(ref_legal(game.load_position(without_rules(state.position()))))
+            # The field-guard rules change only the defense window (E8.1), accel2_protection the counter's (E8.5).
+            kind = {Window.DEFENSE: "field_guard", Window.COUNTER: "protect"}.get(state.window)
+            plain = None
+            if kind is not None:
+                plain = game.load_position(without_rules(state.position()))
+                default = set(ref_legal(plain))
                 added = sorted(set(legal) - default)
-                counts["field_guard_added"] += bool(added)
-                counts["field_guard_removed"] += bool(default - set(legal))
+                counts[f"{kind}_added"] += bool(added)
+                counts[f"{kind}_removed"] += bool(default - set(legal))
             action = rng.choice(added) if added and rng.random() < 0.5 else pick(legal, rng, long_games)
-            counts["field_guard_played"] += action in added
+            counts[f"{kind}_played"] += action in added
+            if plain is not None and action in default:  # the same action under the default rules: same effect?
+                ruled, unruled = state.clone(), plain.clone()
+                ruled._do(action)  # the action alone, before automatic steps move on
+                unruled._do(action)
+                window = "defense" if state.window == Window.DEFENSE else "counter"
+                changed = without_rules(ruled.position()) != without_rules(unruled.position())
+                counts[f"{window}_effect_changed"] += changed
             counts["spade_field_guard_played"] += action == EdelweissAction.FIELD_GUARD_S
+            if action == EdelweissAction.PROTECT and protection_changes_play(config):
+                counts["protect_played"] += 1
+                probe = state.clone()
+                probe._do(action)  # the action alone, before automatic steps move on
+                counts["owed_club_paid"] += len(probe.fields[probe.turn_player]) < len(state.fields[state.turn_player])
             illegal = next(a for a in range(k.N_ACTIONS) if a not in legal)
             before = row.copy()
             assert not k.apply_action(row, illegal), where
@@ -535,6 +598,12 @@ def test_step_level_sameness_under_rule_options(name: str) -> None:
         assert counts["tie_draw"] == 0
     if not guard_rule_changes_play(config):
         assert counts["field_guard_added"] == counts["field_guard_removed"] == 0, counts
+    if not protection_changes_play(config):
+        assert counts["protect_added"] == counts["protect_removed"] == 0, counts
+    if config.rule("accel2_protection") != "club_still_owed":
+        assert counts["owed_club_paid"] == 0, counts
+    for window in {"defense", "counter"} - effects_changed(config):
+        assert counts[f"{window}_effect_changed"] == 0, (window, counts)
 
 
 def test_rule_options_round_trip_through_the_row() -> None:

@@ -36,7 +36,9 @@ oldest upright club" (E14.2) is one count-trailing-zeros instead of a scan.
 | 89..140 | DISCARD | 52 slots, oldest first (E2.4) |
 | 141..220 | FIELD | 2 x 40 slots, arrival order (E14.2), entry = card * 2 + tapped (E2.3) |
 | 221 | RULES | rule options (`variants.RULE_OPTIONS`) as bits, 0 at the defaults: 1 first_draw=no (E3.2), \
-2 accel2_guardian=symbolic_too (E8.1), 4 symbolic_field_guard=spades (E8.1), 8 deck_out_tie=draw (E6.2) |
+2 accel2_guardian=symbolic_too (E8.1), 4 symbolic_field_guard=spades (E8.1), 8 deck_out_tie=draw (E6.2), \
+16/32/64 accel2_protection=none/club_still_owed/defender (E8.5), 128 poison_bind_trigger=diamond_guard (E8.4), \
+256 poison_bind_timing=after_counter (E8.4) |
 | 222 | OPENING_HAND | rule opening_hand (E1.4): 0 standard (4, or 5 in a skills game), else the cards per hand, 3..6 |
 | 223..238 | FIELD_INDEX | player p, pattern suit * 2 + tapped at 223 + 8p + pattern: bit i set = field entry i has it |
 
@@ -50,7 +52,8 @@ Entry points: `legal_mask`, `apply_action`, `advance`, `current_player`, `random
 wrapper taking an `EdelweissConfig`). Every rule option of `variants.RULE_OPTIONS` is honoured: RULES and
 OPENING_HAND are set by `deal` / `from_position` and written back by `to_position`; the draw step reads
 first_draw and deck_out_tie, the deal opening_hand, the defense window's legal bits the two field-guard
-rules. A drawn game (deck_out_tie=draw) ends with WINNER -1 and REASON deck_out.
+rules, the counter window's legal bits and PROTECT accel2_protection. A drawn game (deck_out_tie=draw)
+ends with WINNER -1 and REASON deck_out.
 
 Speed notes (each measured, see BENCHMARKS.md): the per-step functions are inlined into their
 callers at numba IR level (`inline="always"`): numba passes an array argument as seven machine
@@ -103,11 +106,18 @@ DECK_SIZE_OF_KIND = (52, 36, 36)  # E1.1
 HAND_SIZE_OF_KIND = (4, 4, 5)  # E1.4
 
 RULE_NO_FIRST_DRAW, RULE_ACCEL2_SYMBOLIC_GUARD, RULE_GUARD_SPADES_ONLY, RULE_TIE_DRAW = 1, 2, 4, 8
+RULE_NO_PROTECTION, RULE_PROTECTION_OWES_CLUB, RULE_PROTECTION_TO_DEFENDER = 16, 32, 64
+RULE_POISON_DIAMOND_ONLY, RULE_POISON_AFTER_COUNTER = 128, 256
 RULE_BITS = (
     ("first_draw", "no", RULE_NO_FIRST_DRAW),
     ("accel2_guardian", "symbolic_too", RULE_ACCEL2_SYMBOLIC_GUARD),
     ("symbolic_field_guard", "spades", RULE_GUARD_SPADES_ONLY),
     ("deck_out_tie", "draw", RULE_TIE_DRAW),
+    ("accel2_protection", "none", RULE_NO_PROTECTION),
+    ("accel2_protection", "club_still_owed", RULE_PROTECTION_OWES_CLUB),
+    ("accel2_protection", "defender", RULE_PROTECTION_TO_DEFENDER),
+    ("poison_bind_trigger", "diamond_guard", RULE_POISON_DIAMOND_ONLY),
+    ("poison_bind_timing", "after_counter", RULE_POISON_AFTER_COUNTER),
 )
 """(rule option, its non-default value, its bit in the RULES slot); opening_hand has a slot of its own."""
 
@@ -345,17 +355,37 @@ def _draw_step(row: np.ndarray) -> None:
 
 @njit(cache=True)
 def _after_defense(row: np.ndarray, counter: int) -> None:
-    """E8.4: Poison Bind taps the attacker's oldest upright club after a counter, before the counter phase."""
+    """E8.4: Poison Bind resolves after a counter is caused, before the counter phase (rule
+    poison_bind_timing=after_counter: once the counter is paid, `_counter_paid`)."""
     row[COUNTER] = counter
     if not counter:
         row[WINDOW] = W_PURSUIT
         return
-    tp = _turn_player(row)
-    if row[SKILLS + (tp ^ 1)] & POISON_BIND:
-        index = _find(row, tp, UPRIGHT_CLUB)
-        if index >= 0:
-            _set_tapped(row, tp, index, 1)
+    if (row[RULES] & RULE_POISON_AFTER_COUNTER) == 0:
+        _poison_bind(row)
     row[WINDOW] = W_COUNTER
+
+
+@njit(cache=True, inline="always")
+def _poison_bind(row: np.ndarray) -> None:
+    """E8.4: the defender's Poison Bind taps the attacker's oldest upright club (rule
+    poison_bind_trigger=diamond_guard: not after a field guard)."""
+    tp = _turn_player(row)
+    if (row[SKILLS + (tp ^ 1)] & POISON_BIND) == 0:
+        return
+    if row[DEFENSE] == DEF_FIELD_GUARD and (row[RULES] & RULE_POISON_DIAMOND_ONLY) != 0:
+        return
+    index = _find(row, tp, UPRIGHT_CLUB)
+    if index >= 0:
+        _set_tapped(row, tp, index, 1)
+
+
+@njit(cache=True, inline="always")
+def _counter_paid(row: np.ndarray) -> None:
+    """The counter phase is over: Poison Bind now under rule poison_bind_timing=after_counter (E8.4)."""
+    if (row[RULES] & RULE_POISON_AFTER_COUNTER) != 0:
+        _poison_bind(row)
+    row[WINDOW] = W_PURSUIT
 
 
 @njit(cache=True)
@@ -421,13 +451,17 @@ def _do(row: np.ndarray, action: int) -> None:
         _finish(row, tp, REASON_ATTACK)
     elif action == A_DISCARD_SPADE:  # E5.4 a
         _discard_from_field(row, tp, _index_of(row, tp, row[SPADE_CARD]))
-        row[WINDOW] = W_PURSUIT
+        _counter_paid(row)
     elif action == A_DISCARD_CLUB:  # E5.4 b
         _discard_from_field(row, tp, _find(row, tp, UPRIGHT_CLUB))
-        row[WINDOW] = W_PURSUIT
-    elif action == A_PROTECT:  # E8.5
+        _counter_paid(row)
+    elif action == A_PROTECT:  # E8.5 (rule accel2_protection=club_still_owed: another club is still paid)
         _set_tapped(row, tp, _find(row, tp, UPRIGHT_CLUB), 1)
-        row[WINDOW] = W_PURSUIT
+        if (row[RULES] & RULE_PROTECTION_OWES_CLUB) != 0:
+            owed = _find(row, tp, UPRIGHT_CLUB)
+            if owed >= 0:
+                _discard_from_field(row, tp, owed)
+        _counter_paid(row)
     elif action == A_PURSUIT:  # E5.5, then the break phase
         row[PURSUIT_CLUB] = _set_tapped(row, tp, _find(row, tp, UPRIGHT_CLUB), 1)
         _set_tapped(row, tp, _index_of(row, tp, row[SPADE_CARD]), 0)
@@ -496,8 +530,11 @@ def _legal_bits(row: np.ndarray) -> int:
         if _find(row, tp, UPRIGHT_CLUB) < 0:
             return 1 << A_DISCARD_SPADE
         bits = (1 << A_DISCARD_SPADE) | (1 << A_DISCARD_CLUB)
-        if row[STANDARD] == 2 and (row[SKILLS + tp] & PROTECTORS) != 0:
-            bits |= 1 << A_PROTECT
+        rules = row[RULES]
+        if row[STANDARD] == 2 and (rules & RULE_NO_PROTECTION) == 0:  # rule accel2_protection
+            holder = defender if (rules & RULE_PROTECTION_TO_DEFENDER) != 0 else tp
+            if (row[SKILLS + holder] & PROTECTORS) != 0:
+                bits |= 1 << A_PROTECT
         return bits
     if window == W_PURSUIT:  # E5.5
         if _find(row, tp, UPRIGHT_CLUB) >= 0 and _index_of(row, tp, row[SPADE_CARD]) >= 0:
@@ -634,7 +671,8 @@ def _heuristic_choice(row: np.ndarray, bits: int) -> int:
                     best, best_count = A_GUARD_S + suit, held
         return best if best >= 0 else A_NO_DEFENSE
     if window == W_COUNTER:
-        if _has(bits, A_PROTECT):
+        owes = (row[RULES] & RULE_PROTECTION_OWES_CLUB) != 0  # then two clubs make a plain club payment cheaper
+        if _has(bits, A_PROTECT) and not (owes and _popcount(row[FIELD_INDEX + 8 * me + UPRIGHT_CLUB]) > 1):
             return A_PROTECT
         return A_DISCARD_CLUB if _count(row, me, C) >= _count(row, me, S) else A_DISCARD_SPADE
     return A_PURSUIT  # W_PURSUIT

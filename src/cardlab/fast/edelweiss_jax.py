@@ -93,6 +93,11 @@ from cardlab.fast.edelweiss_cpu import (
     RULE_ACCEL2_SYMBOLIC_GUARD,
     RULE_GUARD_SPADES_ONLY,
     RULE_NO_FIRST_DRAW,
+    RULE_NO_PROTECTION,
+    RULE_POISON_AFTER_COUNTER,
+    RULE_POISON_DIAMOND_ONLY,
+    RULE_PROTECTION_OWES_CLUB,
+    RULE_PROTECTION_TO_DEFENDER,
     RULE_TIE_DRAW,
     RULES,
     TAPPED_HEART,
@@ -318,7 +323,10 @@ def _legal(s: State) -> Array:
     accel_suits = spade_only | (symbolic_suits & ((s.rules & RULE_ACCEL2_SYMBOLIC_GUARD) != 0))
     field_guard = guardian & jnp.where(accel2, accel_suits, symbolic_suits) & tapped_present
     club = counter & pt[UPRIGHT_CLUB]
-    protect = club & accel2 & ((sk_tp & PROTECTORS) != 0)  # E8.5
+    # E8.5: the attacker's own Guardian or Poison Bind grants protection (rule accel2_protection: nobody's,
+    # or the defender's).
+    holder_skills = jnp.where((s.rules & RULE_PROTECTION_TO_DEFENDER) != 0, sk_df, sk_tp)
+    protect = club & accel2 & ((s.rules & RULE_NO_PROTECTION) == 0) & ((holder_skills & PROTECTORS) != 0)
     parts = [
         summon,
         special[None],
@@ -387,7 +395,11 @@ def _heuristic(s: State, mask: Array) -> Array:
             ),
         ),
     )
-    counter = jnp.where(mask[A_PROTECT], A_PROTECT, jnp.where(mine[C] >= mine[S], A_DISCARD_CLUB, A_DISCARD_SPADE))
+    # Protect unless it still costs a club (rule accel2_protection=club_still_owed) and two are upright.
+    upright_clubs = (((s.field & 7) == UPRIGHT_CLUB) & _valid(s))[me].sum()
+    owes = (s.rules & RULE_PROTECTION_OWES_CLUB) != 0
+    protect = mask[A_PROTECT] & ~(owes & (upright_clubs > 1))
+    counter = jnp.where(protect, A_PROTECT, jnp.where(mine[C] >= mine[S], A_DISCARD_CLUB, A_DISCARD_SPADE))
     choice = jnp.select(
         [w == W_MAIN, w == W_SPECIAL_SUMMON, w == W_ATTACK, w == W_INTERCEPT, w == W_DEFENSE, w == W_COUNTER],
         [summon, special, A_ATTACK, intercept, defense, counter],
@@ -439,9 +451,13 @@ def _apply(s: State, action: Array) -> State:
     s, tap1_card = _tap(s, tap1_p, _find(s, tap1_p, tap1_pattern, False), 1, tap1_on)
 
     # Second tap: Lionheart untaps a heart (E5.2), pursuit untaps the spade (E5.5), Poison Bind taps
-    # the attacker's oldest upright club after a counter (E8.4).
+    # the attacker's oldest upright club after a counter (E8.4; rule poison_bind_trigger=diamond_guard: not
+    # after a field guard; rule poison_bind_timing=after_counter: the third tap below instead).
     counter = (is_guard & (suit == D)) | is_field_guard  # E5.3: a diamond or a field guard counters
-    poison = counter & ((sk_df & POISON_BIND) != 0)
+    binds = (sk_df & POISON_BIND) != 0
+    poison_after = (s.rules & RULE_POISON_AFTER_COUNTER) != 0
+    diamond_only = (s.rules & RULE_POISON_DIAMOND_ONLY) != 0
+    poison = counter & binds & ~poison_after & ~(diamond_only & is_field_guard)
     tap2_p = jnp.where(is_lionheart, df, tp)
     tap2_target = jnp.where(is_lionheart, TAPPED_HEART, jnp.where(is_pursuit, s.spade, UPRIGHT_CLUB))
     tap2_index = _find(s, tap2_p, tap2_target, is_pursuit)
@@ -451,16 +467,24 @@ def _apply(s: State, action: Array) -> State:
     pursuit_club = jnp.where(is_pursuit, tap1_card, s.pursuit)
     break_on = breaks & (s.defense == DEF_BLOCK) & (pursuit_club != NO_CARD)
     d1_p = jnp.where(is_field_guard, df, tp)
+    # Rule accel2_protection=club_still_owed: after Protect's tap another upright club, if any, pays.
+    owed = (action == A_PROTECT) & ((s.rules & RULE_PROTECTION_OWES_CLUB) != 0)
+    club_paid = (action == A_DISCARD_CLUB) | owed
     d1_target = jnp.where(
         is_field_guard,
         (action - A_FIELD_GUARD_S) * 2 + 1,
-        jnp.where(action == A_DISCARD_CLUB, UPRIGHT_CLUB, jnp.where(action == A_DISCARD_SPADE, s.spade, pursuit_club)),
+        jnp.where(club_paid, UPRIGHT_CLUB, jnp.where(action == A_DISCARD_SPADE, s.spade, pursuit_club)),
     )
     d1_by_card = (action == A_DISCARD_SPADE) | break_on
-    d1_on = is_field_guard | (action == A_DISCARD_SPADE) | (action == A_DISCARD_CLUB) | break_on
-    s, d1_card = _discard_from_field(s, d1_p, _find(s, d1_p, d1_target, d1_by_card), d1_on)
+    d1_index = _find(s, d1_p, d1_target, d1_by_card)
+    d1_on = is_field_guard | (action == A_DISCARD_SPADE) | club_paid & (d1_index >= 0) | break_on
+    s, d1_card = _discard_from_field(s, d1_p, d1_index, d1_on)
     # Second field discard: the blocking heart (E5.6).
     s, _ = _discard_from_field(s, df, _find(s, df, s.blocker, True), break_on)
+    # Third tap, rule poison_bind_timing=after_counter: Poison Bind once the counter is paid (E8.4).
+    paid = (action >= A_DISCARD_SPADE) & (action <= A_PROTECT)
+    late = paid & binds & poison_after & ~(diamond_only & (s.defense == DEF_FIELD_GUARD))
+    s, _ = _tap(s, tp, _find(s, tp, UPRIGHT_CLUB, False), 1, late)
 
     # E3.2 draw step: deck-out (E6.2, a tie goes to P2), else draw the top card and untap; rule
     # first_draw=no skips both on turn 1.

@@ -42,6 +42,7 @@ def make_position(
     deck_kind: str = "full",
     standard: str | None = None,
     characters: tuple[str, str] | None = None,
+    rules: dict[str, str] | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
     """A position dict with sensible defaults.
@@ -73,6 +74,8 @@ def make_position(
         "attack": attack,
         "winner": None,
     }
+    if rules:
+        data["config"]["rules"] = rules
     data.update(extra)
     return data
 

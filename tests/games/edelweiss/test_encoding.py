@@ -20,7 +20,7 @@ def test_the_layout_covers_every_entry_once() -> None:
     assert encoding is not None
     table = encoding.table()
     assert [row["start"] for row in table] == [sum(r["size"] for r in table[:i]) for i in range(len(table))]
-    assert sum(row["size"] for row in table) == encoding.shape[0] == 75
+    assert sum(row["size"] for row in table) == encoding.shape[0] == 83
 
 
 def test_one_information_set_one_tensor_and_string_and_no_hidden_card_in_it() -> None:

@@ -944,6 +944,39 @@ def test_e8_4_no_upright_club_nothing_happens():
     assert state.position()["discard"] == ["6D", "5S"]
 
 
+def test_e8_4_rule_poison_bind_trigger_diamond_guard_skips_field_guards():
+    """E8.4, rule poison_bind_trigger=diamond_guard: Viridian's field-guard counter binds no club; its diamond
+    guard still does."""
+    rules = {"poison_bind_trigger": "diamond_guard"}
+    state = skills(("EAGLE", "VIRIDIAN"), window="attack", p1_field=["5S:U", "2C:U", "3C:U"], p2_field=["9S:T"],
+                   rules=rules)  # fmt: skip
+    state.apply("ATTACK")
+    state.apply("FIELD_GUARD S")
+    assert field(state, "P1") == ["5S:T", "2C:U", "3C:U"]
+    assert "poison_bind" not in kinds(state)
+    state = skills(("EAGLE", "VIRIDIAN"), window="attack", p1_field=["5S:U", "2C:U", "3C:U"], p2_hand=["6D", "7D"],
+                   rules=rules)  # fmt: skip
+    state.apply("ATTACK")
+    state.apply("GUARD D")
+    assert field(state, "P1") == ["5S:T", "2C:T", "3C:U"]
+
+
+def test_e8_4_rule_poison_bind_timing_after_counter_binds_once_the_counter_is_paid():
+    """E8.4, rule poison_bind_timing=after_counter: the counter is paid with the clubs untouched (both may pay),
+    then Poison Bind taps the oldest upright club left, which would have paid for pursuit."""
+    state = skills(("EAGLE", "VIRIDIAN"), window="attack", p1_field=["5S:U", "2C:U", "3C:U"], p2_hand=["6D", "7D"],
+                   rules={"poison_bind_timing": "after_counter"})  # fmt: skip
+    state.apply("ATTACK")
+    state.apply("GUARD D")
+    assert field(state, "P1") == ["5S:T", "2C:U", "3C:U"] and "poison_bind" not in kinds(state)
+    state.apply("DISCARD_CLUB")
+    assert state.position()["discard"] == ["6D", "2C"]
+    assert event_of(state, "poison_bind", 0) == {"kind": "poison_bind", "player": "P2", "club": "3C"}
+    order = kinds(state)
+    assert order.index("counter_discard") < order.index("poison_bind")
+    assert "pursuit" not in order  # the bound club cannot pay for pursuit
+
+
 # -- E8.5 Protection ---------------------------------------------------------------------------
 
 
@@ -991,6 +1024,56 @@ def test_e8_5_ruling_one_protection_per_counter_then_pursuit():
     state.apply("PURSUIT")
     assert field(state, "P1") == ["5S:U", "2C:T", "3C:T"]
     assert state.position()["discard"] == ["6D"]
+
+
+def _countered(characters: tuple[str, str], protection: str, clubs: int, standard: str = "accel2"):
+    """P1 attacks with 5S and `clubs` upright clubs; P2's diamond guard causes a counter (E5.3 a)."""
+    club_cards = ["2C:U", "3C:U", "4C:U"][:clubs]
+    state = skills(characters, standard=standard, window="attack", p1_field=["5S:U", *club_cards],
+                   p2_hand=["6D", "7D"], rules={"accel2_protection": protection})  # fmt: skip
+    state.apply("ATTACK")
+    state.apply("GUARD D")
+    return state
+
+
+@pytest.mark.parametrize("protection", ["as_written", "none", "club_still_owed", "defender"])
+def test_e8_5_rule_accel2_protection_never_applies_under_symbolic(protection):
+    """E8.5 is an Accel 2 ability: no reading of it (rule accel2_protection) gives protection under Symbolic."""
+    for characters in (("VIRIDIAN", "GARU"), ("ACCELA", "VIRIDIAN")):
+        assert legal(_countered(characters, protection, 2, standard="symbolic")) == ["DISCARD_CLUB", "DISCARD_SPADE"]
+
+
+def test_e8_5_rule_accel2_protection_none_removes_protection():
+    """E8.5, rule accel2_protection=none: the counter phase is E5.4 (a)/(b) only, even for Viridian."""
+    for characters in (("VIRIDIAN", "GARU"), ("GARU", "ACCELA"), ("ACCELA", "VIRIDIAN")):
+        assert legal(_countered(characters, "none", 2)) == ["DISCARD_CLUB", "DISCARD_SPADE"]
+
+
+def test_e8_5_rule_accel2_protection_club_still_owed_taps_one_club_and_discards_another():
+    """E8.5, rule accel2_protection=club_still_owed: the tap keeps the spade, and the counter still takes the
+    oldest other upright club (E14.2); with only one upright club nothing more is discarded."""
+    state = _countered(("GARU", "RAIHA"), "club_still_owed", 3)
+    assert legal(state) == ["DISCARD_CLUB", "DISCARD_SPADE", "PROTECT"]
+    state.apply("PROTECT")
+    assert state.position()["discard"] == ["6D", "3C"]
+    assert field(state, "P1") == ["5S:T", "2C:T", "4C:U"]
+    alone = _countered(("GARU", "RAIHA"), "club_still_owed", 1)
+    alone.apply("PROTECT")
+    assert alone.position()["discard"] == ["6D"]  # play has moved on (forced windows), with spade and club kept
+    assert [entry.split(":")[0] for entry in field(alone, "P1")][:2] == ["5S", "2C"]
+
+
+def test_e8_5_rule_accel2_protection_defender_moves_protection_to_the_holders_opponent():
+    """E8.5, rule accel2_protection=defender: Accela attacking Viridian (Guardian + Poison Bind) may protect,
+    Viridian attacking Garu may not; protecting still replaces the discard (E8.5 ruling)."""
+    state = _countered(("ACCELA", "VIRIDIAN"), "defender", 3)
+    assert field(state, "P1") == ["5S:T", "2C:T", "3C:U", "4C:U"]  # E8.4: Viridian's Poison Bind tapped 2C
+    assert legal(state) == ["DISCARD_CLUB", "DISCARD_SPADE", "PROTECT"]
+    state.apply("PROTECT")
+    assert state.position()["discard"] == ["6D"]
+    assert field(state, "P1")[:3] == ["5S:T", "2C:T", "3C:T"]
+    assert legal(_countered(("VIRIDIAN", "GARU"), "defender", 2)) == ["DISCARD_CLUB", "DISCARD_SPADE", "PROTECT"]
+    assert legal(_countered(("VIRIDIAN", "ACCELA"), "defender", 2)) == ["DISCARD_CLUB", "DISCARD_SPADE"]
 
 
 # -- E14 Notation ------------------------------------------------------------------------------

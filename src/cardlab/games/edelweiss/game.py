@@ -98,6 +98,13 @@ class Edelweiss(Game):
         self.symbolic_guard_suits = (SPADE,) if rule("symbolic_field_guard") == "spades" else (SPADE, HEART, CLUB)
         self.accel2_keeps_symbolic_guard = rule("accel2_guardian") == "symbolic_too"  # E8.1
         self.deck_out_tie_is_draw = rule("deck_out_tie") == "draw"  # E6.2
+        protection = rule("accel2_protection") if self.accel2 else "none"  # E8.5: Accel 2 only
+        # Whose skills grant protection to the attacker: 0 its own (E8.5), 1 the defender's (rule
+        # accel2_protection=defender), -1 nobody's (none, and every Symbolic game).
+        self.protection_holder = {"none": -1, "defender": 1}.get(protection, 0)
+        self.protection_owes_club = protection == "club_still_owed"  # the counter still takes a club
+        self.poison_bind_on_field_guard = rule("poison_bind_trigger") == "any_counter"  # E8.4
+        self.poison_bind_before_counter = rule("poison_bind_timing") == "before_counter"  # E8.4
 
     def __repr__(self) -> str:
         return f"Edelweiss({self.config!r})"

@@ -90,7 +90,9 @@ def choose(state: EdelweissState, rng: random.Random) -> A:
     if window == W_DEFENSE:
         return _defense_choice(state, legal)
     if window == W_COUNTER:
-        if A.PROTECT in legal:
+        # Protect unless it still costs a club (rule accel2_protection=club_still_owed) and we have two:
+        # then paying with one club is cheaper than tapping one and losing another.
+        if A.PROTECT in legal and not (state.game.protection_owes_club and _upright(state.fields[me], CLUB) > 1):
             return A.PROTECT
         mine = state.fields[me]  # pay with the suit we have more of (the attacking spade counts)
         return A.DISCARD_CLUB if _count(mine, CLUB) >= _count(mine, SPADE) else A.DISCARD_SPADE

@@ -253,8 +253,9 @@ class EdelweissState(SteppingState):
             elif window == W_COUNTER:
                 if _find(self.fields[tp], _UPRIGHT_CLUB) < 0:
                     return _SPADE_ONLY  # E5.4 ruling: forced without an upright club
-                if self._game.accel2 and self.skills[tp] & _PROTECTORS:
-                    return _SPADE_CLUB_OR_PROTECT  # E8.5
+                holder = self._game.protection_holder  # E8.5 (rule accel2_protection)
+                if holder >= 0 and self.skills[tp ^ holder] & _PROTECTORS:
+                    return _SPADE_CLUB_OR_PROTECT
                 return _SPADE_OR_CLUB
             elif window == W_PURSUIT:
                 if _find(self.fields[tp], _UPRIGHT_CLUB) >= 0 and self._index_of(tp, self.spade) >= 0:
@@ -455,7 +456,7 @@ class EdelweissState(SteppingState):
         card = self._discard_from_field(tp, self._index_of(tp, self.spade))
         if self.events is not None:
             self._log("counter_discard", player=player_name(tp), card=card_name(card))
-        self.window = W_PURSUIT
+        self._counter_paid()
 
     def _discard_club(self) -> None:
         """E5.4 b: an upright club pays the counter."""
@@ -463,14 +464,27 @@ class EdelweissState(SteppingState):
         card = self._discard_from_field(tp, _find(self.fields[tp], _UPRIGHT_CLUB))
         if self.events is not None:
             self._log("counter_discard", player=player_name(tp), card=card_name(card))
-        self.window = W_PURSUIT
+        self._counter_paid()
 
     def _protect(self) -> None:
-        """E8.5: tapping an upright club replaces the discard."""
+        """E8.5: tapping an upright club replaces the discard (rule accel2_protection=club_still_owed:
+        another upright club, if any, is still discarded)."""
         tp = self.turn_player
-        card = self._set_tapped(tp, _find(self.fields[tp], _UPRIGHT_CLUB), True)
+        field = self.fields[tp]
+        card = self._set_tapped(tp, _find(field, _UPRIGHT_CLUB), True)
         if self.events is not None:
             self._log("protect", player=player_name(tp), card=card_name(card))
+        owed = _find(field, _UPRIGHT_CLUB) if self._game.protection_owes_club else -1
+        if owed >= 0:
+            paid = self._discard_from_field(tp, owed)
+            if self.events is not None:
+                self._log("counter_discard", player=player_name(tp), card=card_name(paid))
+        self._counter_paid()
+
+    def _counter_paid(self) -> None:
+        """End of the counter phase: Poison Bind resolves now under rule poison_bind_timing=after_counter."""
+        if not self._game.poison_bind_before_counter:
+            self._poison_bind()
         self.window = W_PURSUIT
 
     def _pursuit(self) -> None:
@@ -483,19 +497,29 @@ class EdelweissState(SteppingState):
         self._break_phase()
 
     def _after_defense(self, counter: bool) -> None:
-        """E8.4 Poison Bind resolves after the defense choice, before the counter phase."""
+        """E8.4 Poison Bind resolves after the defense choice, before the counter phase (unless rule
+        poison_bind_timing moves it after the counter phase)."""
         self.counter = counter
         if not counter:
             self.window = W_PURSUIT
             return
-        tp = self.turn_player
-        if self.skills[1 - tp] & POISON_BIND:
-            index = _find(self.fields[tp], _UPRIGHT_CLUB)
-            if index >= 0:
-                club = self._set_tapped(tp, index, True)
-                if self.events is not None:
-                    self._log("poison_bind", player=player_name(1 - tp), club=card_name(club))
+        if self._game.poison_bind_before_counter:
+            self._poison_bind()
         self.window = W_COUNTER
+
+    def _poison_bind(self) -> None:
+        """E8.4: a defender with Poison Bind taps the attacker's oldest upright club once a counter is caused
+        (rule poison_bind_trigger=diamond_guard: not when the counter came from a field guard)."""
+        tp = self.turn_player
+        if not self.skills[1 - tp] & POISON_BIND:
+            return
+        if self.defense == FIELD_GUARD and not self._game.poison_bind_on_field_guard:
+            return
+        index = _find(self.fields[tp], _UPRIGHT_CLUB)
+        if index >= 0:
+            club = self._set_tapped(tp, index, True)
+            if self.events is not None:
+                self._log("poison_bind", player=player_name(1 - tp), club=card_name(club))
 
     def _break_phase(self) -> None:
         """E5.6: block + pursuit stance discards the pursuit club, then the blocking heart."""

@@ -30,4 +30,21 @@ RULE_OPTIONS = (
         "deck_out_tie", "E6.2", "P2", ("P2", "draw"),
         "draw: a deck-out with equal hands is a draw instead of a win for the second player",
     ),
+    RuleOption(
+        "accel2_protection", "E8.5", "as_written", ("as_written", "none", "club_still_owed", "defender"),
+        "Accel 2's protection (the spec calls its reading uncertain): as_written, tapping an upright club "
+        "replaces the counter's discard; none, no protection (the counter is paid as under Symbolic); "
+        "club_still_owed, the tap keeps the spade but another upright club is still discarded if there is "
+        "one; defender, the attacker countered by a Guardian or Poison Bind holder protects, not the holder",
+    ),
+    RuleOption(
+        "poison_bind_trigger", "E8.4", "any_counter", ("any_counter", "diamond_guard"),
+        "diamond_guard: Poison Bind taps a club only after a diamond guard from the hand, not after its owner's "
+        "Guardian field guard",
+    ),
+    RuleOption(
+        "poison_bind_timing", "E8.4", "before_counter", ("before_counter", "after_counter"),
+        "after_counter: Poison Bind taps the attacker's club once the counter is paid (so it can no longer take "
+        "the club the attacker meant to pay or protect with, but it can take the one meant for pursuit)",
+    ),
 )  # fmt: skip
