@@ -31,7 +31,8 @@ def _random_games(game: Edelweiss, seeds: range) -> list:
 
 def test_every_option_declares_its_rule_and_a_default_among_its_values() -> None:
     assert {option.name for option in RULE_OPTIONS} == {
-        "first_draw", "opening_hand", "accel2_guardian", "symbolic_field_guard", "deck_out_tie", "accel2_protection"
+        "first_draw", "opening_hand", "accel2_guardian", "symbolic_field_guard", "deck_out_tie", "accel2_protection",
+        "poison_bind_trigger", "poison_bind_timing",
     }  # fmt: skip
     for option in RULE_OPTIONS:
         assert option.rule.startswith("E") and option.default in option.values and len(option.values) >= 2
