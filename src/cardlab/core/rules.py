@@ -36,9 +36,13 @@ class RuleOption:
     default: str
     """The spec's ruling."""
     values: tuple[str, ...]
-    """Every value, the default among them."""
+    """Every value, the default first (as `cardlab rules` lists them)."""
     description: str
     """One line: what the alternatives change."""
+
+    def __post_init__(self) -> None:
+        if not self.values or self.values[0] != self.default or len(set(self.values)) != len(self.values):
+            raise ValueError(f"rule option {self.name}: values must list the default first, each once")
 
     def to_json(self) -> dict[str, Any]:
         return {
