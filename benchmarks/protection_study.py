@@ -13,8 +13,8 @@ commands a designer types:
 Each command's JSON output is kept in `benchmarks/results/protection/` and the section "Accel 2's
 protection" of docs/balance.md (between `<!-- accel2-protection -->` markers, which the other studies keep)
 is written from those files. Run: `python benchmarks/protection_study.py --db protection.sqlite` (needs the
-`fast` extra; about 40 minutes on two cores at the default 300 games per cell and seat); `--write-only`
-rewrites the section from the kept files without playing.
+`fast` extra; over an hour on two cores at the default 560 games per cell and seat, which resolve a
+10-point cell difference); `--write-only` rewrites the section from the kept files without playing.
 """
 
 from __future__ import annotations
@@ -154,7 +154,8 @@ def section(run: dict) -> str:
         for low, high in pairwise(ITERATIONS)
     }
     last = comparisons[(ITERATIONS[1], ITERATIONS[2])]
-    settled = last["significant_cells"] == 0
+    # Agreement needs a resolution too: "no cell differs" at ±20 points says little (convergence_study.resolved).
+    settled = last["significant_cells"] == 0 and last.get("resolution_pp", 100.0) <= 10.0
     lines += [
         "### Does the table without protection stop moving?",
         "",
@@ -184,7 +185,7 @@ def section(run: dict) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", help="games database (kept: a re-run only plays what is missing)")
-    parser.add_argument("--games", type=int, default=300, help="games per pairing and seat (default 300)")
+    parser.add_argument("--games", type=int, default=560, help="games per pairing and seat (default 560: ±10 pp)")
     parser.add_argument("--work", default="protection-study", help="folder for the commands' outputs")
     parser.add_argument("--write-only", action="store_true", help="rewrite the section from the kept files")
     args = parser.parse_args()
