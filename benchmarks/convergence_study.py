@@ -22,9 +22,9 @@ import sys
 import tempfile
 from itertools import pairwise
 from pathlib import Path
-from statistics import NormalDist
 
 from _report import machine
+from cardlab.sim.stats import detectable_difference
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "balance.md"
 STANDARDS = {"symbolic": "Symbolic", "accel2": "Accel 2"}
@@ -108,7 +108,7 @@ def conclusions(
     verdicts = {pair: result for pair, result in zip(pairs, results, strict=True)}
     strongest = levels[-1][0]
     steps = list(pairwise(agent for agent, _ in levels[1:]))
-    settled = next((a for a, b in steps if verdicts[(a, b)]["significant_cells"] == 0), None)
+    settled = next((a for a, b in steps if resolved(verdicts[(a, b)])), None)
     first = summaries[strongest]["first_player"]
     heuristic, fast = verdicts[(HEURISTIC, strongest)], verdicts[(FAST, strongest)]
     drift = []
@@ -119,9 +119,11 @@ def conclusions(
     words = [
         "- **Where it stops moving:** "
         + (
-            f"no cell of the {settled} table differs from the next stronger one"
+            f"no cell of the {settled} table differs from the next stronger one (resolution "
+            f"±{verdicts[(settled, next(b for a, b in steps if a == settled))]['resolution_pp']:.1f} points)"
             if settled
-            else "the search tables still differ from one level to the next up to 4,000 iterations"
+            else "no step up to 4,000 iterations shows the tables agreeing within 10 points (cells differ, or "
+            "too few games to tell)"
         )
         + "; "
         + "; ".join(f"{a} vs {b}: {verdicts[(a, b)]['verdict']}" for a, b in steps)
@@ -145,9 +147,15 @@ def conclusions(
 
 def detectable(games_a: int, games_b: int, cells: int = 30) -> float:
     """The smallest cell difference (points) that the Holm-corrected test can flag at even odds: the
-    first, strictest Holm step at alpha 0.05 over `cells` cells."""
-    z = NormalDist().inv_cdf(1 - 0.05 / cells / 2)
-    return 100 * z * (0.25 * (1 / games_a + 1 / games_b)) ** 0.5
+    first, strictest Holm step at alpha 0.05 over `cells` cells (the `resolution_pp` of `cardlab compare`)."""
+    return 100 * detectable_difference(games_a, games_b, cells, 0.05)
+
+
+def resolved(result: dict) -> bool:
+    """Whether a comparison says the two tables agree: no cell differs, at a resolution of 10 points or
+    better (a comparison without `resolution_pp`, stored before issue #33, is taken as unresolved)."""
+    resolution = result.get("resolution_pp")
+    return result["significant_cells"] == 0 and resolution is not None and resolution <= 10.0
 
 
 def main() -> None:

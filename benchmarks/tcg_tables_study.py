@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from _report import machine, write_section
+from cardlab.sim.compare import restated
 from cardlab.sim.stats import wilson_interval
 from cardlab.store.fingerprint import fingerprint
 
@@ -264,7 +265,7 @@ def section(game: str, folder: Path) -> str:
     """One game's part of the section, from the files `run_game` kept."""
     run = json.loads((folder / "run.json").read_text())
     ladder = json.loads((folder / "ladder" / "ladder.json").read_text())
-    compare = json.loads((folder / "compare" / "comparison.json").read_text())
+    compare = restated(json.loads((folder / "compare" / "comparison.json").read_text()))  # a kept one: today's words
     lines = block(game, run["search"], ladder, run["ladder_argv"], compare, run["compare_argv"], run["seconds"])
     history = [run["history"], ""] if run.get("history") else []  # what a reader should know of earlier tables
     return "\n".join([*lines[:2], run["provenance"], "", *history, *lines[2:]])

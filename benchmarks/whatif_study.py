@@ -76,7 +76,15 @@ def block(question: str, argv: list[str], sweep: dict, seconds: float) -> list[s
         shifts = [(e, rate(row, e) - rate(baseline, e)) for e in baseline[kind] if e in row[kind]]
         entrant, move = max(shifts, key=lambda item: abs(item[1]))
         moves.append(f"{row['label']}: {entrant} {100 * move:+.1f} pp")
-    lines += ["", f"Largest move of one {kind.removesuffix('s')}'s overall rate: " + "; ".join(moves) + ".", ""]
+    lines += ["", f"Largest move of one {kind.removesuffix('s')}'s overall rate: " + "; ".join(moves) + "."]
+    if sweep.get("resolution_pp") is not None:  # what "no difference found" can mean at this size (issue #33)
+        lines += [
+            "",
+            f"Resolution ±{sweep['resolution_pp']:.1f} pp: the smallest move of one cell the test could have "
+            f"flagged with {sweep['games_per_cell']} games per pairing and seat; about "
+            f"{sweep['games_for_10_pp']:,} would resolve 10 points.",
+        ]
+    lines.append("")
     return lines
 
 
@@ -90,8 +98,9 @@ def main() -> None:
         f"Written by `benchmarks/whatif_study.py` on {machine()}, {datetime.date.today()}. Each table is one "
         "`cardlab sweep`: the balance table under every combination of the swept values, each compared cell by "
         "cell with the game as specified on the same deals (two-proportion z-tests, conservative on common deals, "
-        "Holm-Bonferroni; with a few hundred games per cell and seat only moves of 10 points or more can be "
-        "flagged; a draw is a game won by neither side). "
+        "Holm-Bonferroni; the verdict lists the cells that moved, or says no difference was found and the "
+        "resolution: the smallest move the test could have flagged at that size; a draw is a game won by "
+        "neither side). "
         "`cardlab rules GAME` lists every lever; "
         "`--patch CARD.FIELD=V1,V2` sweeps a card's stat the same way.",
         "",

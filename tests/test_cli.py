@@ -74,8 +74,8 @@ def test_simulate_table_output(capsys) -> None:
     [
         (["simulate", "edelweiss", "--games", "0"], "--games must be at least 1"),
         (["simulate", "edelweiss", "--characters", "GARU"], "--characters takes two values"),
-        (["simulate", "aterial", "--standard", "accel2"], "--standard is not an option of aterial"),
-        (["simulate", "edelweiss", "--decks", "D1,D2"], "--decks is not an option of edelweiss"),
+        (["simulate", "aterial", "--standard", "accel2"], "--standard is not an option of `simulate aterial`"),
+        (["simulate", "edelweiss", "--decks", "D1,D2"], "--decks is not an option of `simulate edelweiss`"),
         (["simulate", "aterial", "--decks", "D1,D9"], "D9"),
         (["simulate", "edelweiss", "--characters", "GARU,NOBODY"], "unknown character 'NOBODY'"),
         (["simulate", "edelweiss", "--deck", "full", "--standard", "accel2"], "only with the 'skills' deck"),

@@ -63,7 +63,7 @@ def test_each_game_shows_its_own_options_only(capsys, command: str, name: str) -
 
 def test_an_option_of_another_game_is_named_as_such(capsys) -> None:
     assert main(["simulate", "aterial", "--characters", "GARU,EAGLE"]) == 2
-    assert "--characters is not an option of aterial" in capsys.readouterr().err
+    assert "--characters is not an option of `simulate aterial`" in capsys.readouterr().err
 
 
 def test_a_random_character_is_drawn_from_the_seed(capsys) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -94,16 +95,56 @@ def test_sweep_prints_each_variant_beside_the_game_as_specified(capsys, tmp_path
     printed = " ".join(capsys.readouterr().out.split())
     sweep = json.loads((out / "sweep.json").read_text())
     labels = [row["label"] for row in sweep["variants"]]
-    assert labels == ["as specified", "deck_out_tie=draw", "first_draw=no", "deck_out_tie=draw+first_draw=no"]
+    assert labels == ["first_draw=yes+deck_out_tie=P2 (as specified)", "first_draw=yes+deck_out_tie=draw",
+                      "first_draw=no+deck_out_tie=P2", "first_draw=no+deck_out_tie=draw"]  # fmt: skip
+    assert sweep["baseline"] == labels[0] and [row["as_specified"] for row in sweep["variants"]] == [1, 0, 0, 0]
+    assert [row["rules"] for row in sweep["variants"]][1:] == [
+        {"deck_out_tie": "draw"}, {"first_draw": "no"}, {"deck_out_tie": "draw", "first_draw": "no"}
+    ]  # fmt: skip
     for row in sweep["variants"]:
         assert row["total_games"] == 120 and set(row["characters"]) == set(sweep["entrants"])
+        assert row["games_per_cell"] == 4 and row["played"] == 120 and row["reused"] == 0
         assert row["vs_baseline"]["verdict"] and row["most_unbalanced"]["cell"]
         assert 0.0 <= row["first_player"]["rate"] <= 1.0
         assert row["label"] in printed
     assert sweep["variants"][0]["vs_baseline"]["max_abs_diff"] == 0.0  # the baseline against itself
     assert (out / "sweep.html").read_text().count("<figure") == 4
+    assert "4 games per cell and seat in every row" in printed and "all played by this run" in printed
     assert main(argv) == 0  # a rerun tops up nothing: every table is stored already
-    assert [row["played"] for row in json.loads((out / "sweep.json").read_text())["variants"]] == [0, 0, 0, 0]
+    printed = " ".join(capsys.readouterr().out.split())
+    rerun = json.loads((out / "sweep.json").read_text())
+    assert [(row["played"], row["reused"]) for row in rerun["variants"]] == [(0, 120)] * 4
+    assert "all games stored by an earlier run of this same plan" in printed
+
+
+def test_every_row_of_a_sweep_is_its_own_plan_of_games(capsys, tmp_path: Path) -> None:
+    """Issue #33: stored games of another plan (a balance table, another --games) never enter a row; every row
+    holds exactly --games per pairing and seat; the rows share their deals, and never a balance table's."""
+    db = tmp_path / "lab.sqlite"
+    balance = ["balance", "edelweiss", "--agent", "random", "--engine", "reference", "--games", "6", "--workers", "1",
+               "--db", str(db), "--out", str(tmp_path / "b")]  # fmt: skip
+    assert main(balance) == 0
+
+    def sweep(games: int) -> dict:
+        argv = ["sweep", "edelweiss", "--rule", "deck_out_tie=P2,draw", "--agent", "random", "--engine", "reference",
+                "--games", str(games), "--workers", "1", "--db", str(db), "--out", str(tmp_path / "s")]  # fmt: skip
+        assert main(argv) == 0
+        return json.loads((tmp_path / "s" / "sweep.json").read_text())
+
+    for games in (4, 3, 4):
+        rows = sweep(games)["variants"]
+        assert [row["total_games"] for row in rows] == [30 * games] * 2
+        assert all(row["games_per_cell"] == games for row in rows)
+    assert [(row["played"], row["reused"]) for row in rows] == [(0, 120)] * 2  # the same plan again: reused
+    capsys.readouterr()
+    with GamesDB(db) as store:
+        games = list(store.games("edelweiss", "symbolic", "random"))
+        variant = list(store.games("edelweiss", "symbolic+deck_out_tie=draw", "random"))
+    plan = {g.seed for g in games if g.experiment.startswith("sweep/") and "/games=4/" in g.experiment}
+    assert len(plan) == 60  # a deal per cell and index, both seats
+    assert plan.isdisjoint({g.seed for g in games if g.experiment.startswith("balance/")})
+    assert plan == {g.seed for g in variant if "/games=4/" in g.experiment}  # common random numbers
+    assert plan.isdisjoint({g.seed for g in games if "/games=3/" in g.experiment})
 
 
 def test_sweep_needs_a_dimension(capsys, tmp_path: Path) -> None:
@@ -111,21 +152,33 @@ def test_sweep_needs_a_dimension(capsys, tmp_path: Path) -> None:
     assert "a sweep needs at least one --rule NAME=V1,V2" in capsys.readouterr().err
 
 
-def test_a_card_edit_to_its_printed_value_is_the_game_as_specified(capsys, tmp_path: Path) -> None:
-    """S14 costs 2: `S14.cost=2` is no variant (R-V1), so a sweep over 2,3 plays the baseline and 3 only."""
+def test_a_card_edit_to_its_printed_value_is_the_game_as_specified(capsys, monkeypatch, tmp_path: Path) -> None:
+    """S14 costs 2: `S14.cost=2` is no variant (R-V1), so a sweep over 2,3 plays the baseline, labelled
+    `S14.cost=2 (as specified)`, and 3 only."""
     from cardlab.games.aterial import Aterial
 
     assert Aterial.from_config({"patches": ["S14.cost=2"]}).config_json() == Aterial().config_json()
     assert Aterial.from_config({"patches": ["S14.cost=3"]}).config_json()["patches"] == ["S14.cost=3"]
+    monkeypatch.setenv("COLUMNS", "400")  # table rows on one line each
     out = tmp_path / "sweep"
     argv = ["sweep", "aterial", "--patch", "S14.cost=2,3", "--agent", "random", "--games", "1", "--workers", "1",
             "--db", str(tmp_path / "lab.sqlite"), "--out", str(out)]  # fmt: skip
     assert main(argv) == 0
-    capsys.readouterr()
-    assert [row["label"] for row in json.loads((out / "sweep.json").read_text())["variants"]] == [
-        "as specified",
-        "S14.cost=3",
-    ]
+    printed = " ".join(capsys.readouterr().out.split())
+    sweep = json.loads((out / "sweep.json").read_text())
+    assert [row["label"] for row in sweep["variants"]] == ["S14.cost=2 (as specified)", "S14.cost=3"]
+    assert [row["patches"] for row in sweep["variants"]] == [[], ["S14.cost=3"]]
+    assert sweep["baseline"] == "S14.cost=2 (as specified)" and "S14.cost=2 (as specified)" in printed
+    # One game a cell and seat resolves nothing: the verdict says so, with the resolution, never "converged".
+    verdict = sweep["variants"][1]["vs_baseline"]["verdict"]
+    resolution = sweep["variants"][1]["vs_baseline"]["resolution_pp"]
+    assert resolution > 100 and verdict == (
+        f"no difference found, resolution ±{resolution:.1f} pp: too few games for any difference to be flagged"
+    )
+    assert verdict in printed and sweep["resolution_pp"] == resolution
+    assert "converged" not in printed and "converged" not in (out / "sweep.html").read_text()
+    assert "1 games per cell and seat in every row" in printed
+    assert f"about {sweep['games_for_10_pp']:,} games per pairing and seat would resolve 10 pp" in printed
 
 
 def test_a_variant_plays_the_deals_of_the_game_as_specified(capsys, tmp_path: Path) -> None:
@@ -149,3 +202,96 @@ def test_a_variant_plays_the_deals_of_the_game_as_specified(capsys, tmp_path: Pa
             changed += 1
             assert game.reason == "deck_out" and variant[k].winner == -1
     assert 0 < changed < len(baseline) // 4
+
+
+def test_a_kernel_sweep_plays_one_batch_per_cell_and_seat_of_its_plan(capsys, monkeypatch, tmp_path: Path) -> None:
+    """The same plan on a kernel (`--engine cpu`): N games per cell and seat in one batch each, stored under the
+    plan's own experiment, so a rerun plays nothing and a sweep of another size plays its own."""
+    pytest.importorskip("numba")
+    from cardlab.sim import engines
+    from cardlab.sim.engines import KernelGame, KernelRun
+
+    sizes: list[int] = []
+
+    def fake_run(
+        game: str, config: dict, agents: tuple[str, str], games: int, seed: int, engine: str, **_: object
+    ) -> KernelRun:
+        sizes.append(games)
+        return KernelRun.of_games([KernelGame(i % 2, "attack", 9, 20) for i in range(games)], (0.01, 0.01),
+                                  (games * 10,) * 2)  # fmt: skip
+
+    monkeypatch.setattr(engines, "kernel_run", fake_run)
+    db = tmp_path / "lab.sqlite"
+
+    def sweep(games: int) -> dict:
+        argv = ["sweep", "edelweiss", "--rule", "first_draw=yes,no", "--agent", "heuristic", "--engine", "cpu",
+                "--games", str(games), "--db", str(db), "--out", str(tmp_path / "s")]  # fmt: skip
+        assert main(argv) == 0
+        capsys.readouterr()
+        return json.loads((tmp_path / "s" / "sweep.json").read_text())
+
+    rows = sweep(4)["variants"]
+    assert sizes == [4] * (2 * 15 * 2)  # per variant, pairing and seat one batch
+    assert [(row["label"], row["games_per_cell"], row["played"]) for row in rows] == [
+        ("first_draw=yes (as specified)", 4, 120), ("first_draw=no", 4, 120)
+    ]  # fmt: skip
+    sizes.clear()
+    assert [row["reused"] for row in sweep(4)["variants"]] == [120, 120] and sizes == []
+    with sqlite3.connect(db) as conn:  # a batch Ctrl-C stopped after 1 of its 4 games: the next sweep plays on
+        conn.execute("UPDATE batches SET count = 1, p1_wins = 1, p2_wins = 0 WHERE cell = 'GARU-EAGLE' AND seat = 1 "
+                     "AND variant = 'symbolic'")  # fmt: skip
+    conn.close()
+    rows = sweep(4)["variants"]
+    assert sizes == [3] and [(row["played"], row["total_games"]) for row in rows] == [(3, 120), (0, 120)]
+    sizes.clear()
+    assert [row["total_games"] for row in sweep(6)["variants"]] == [180, 180] and sizes == [6] * 60
+    with GamesDB(db) as store:
+        experiments = {b.experiment for b in store.batches("edelweiss", "symbolic", "heuristic")}
+    assert all(e.startswith("sweep/edelweiss/symbolic/heuristic/seed=0/games=") for e in experiments)
+    assert all(e.endswith("/engine=cpu") for e in experiments) and len(experiments) == 2
+
+
+def test_rules_marks_each_options_default_among_its_values(capsys, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "400")
+    assert main(["rules", "aterial"]) == 0
+    out = capsys.readouterr().out
+    for option in game_class("aterial").rule_options:
+        listed = ", ".join(f"{v} (default)" if v == option.default else v for v in option.values)
+        assert f"│ {listed} " in out
+    assert "│ yes (default), no " in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["balance", "edelweiss", "--agents", "a,b"],
+         "--agents is not an option of `balance edelweiss`; it is taken by: simulate, ladder, compare "
+         "(see: cardlab balance edelweiss --help)"),
+        (["simulate", "aterial", "--standard=accel2"],
+         "--standard is not an option of `simulate aterial`, nor of any other command for aterial; it is taken for "
+         "edelweiss by play, simulate, balance, report, ladder, compare, sweep"),
+        (["report", "edelweiss", "--nonsense"], "--nonsense is not an option of `report edelweiss`: no cardlab"),
+    ],
+)  # fmt: skip
+def test_an_option_the_command_does_not_take_names_the_commands_that_do(capsys, argv, message) -> None:
+    assert main(argv) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert message in err and "is not an option of edelweiss" not in err
+
+
+def test_report_without_games_of_its_agent_lists_the_agents_it_holds(capsys, tmp_path: Path) -> None:
+    """Issue #33: `cardlab report` with the default agent on a database of heuristic games names what it holds."""
+    db = tmp_path / "lab.sqlite"
+    common = ["--db", str(db), "--out", str(tmp_path / "o")]
+    assert main(["balance", "edelweiss", "--agent", "random", "--engine", "reference", "--games", "1",
+                 "--workers", "1", *common]) == 0  # fmt: skip
+    capsys.readouterr()
+    assert main(["report", "edelweiss", *common]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "no stored games for edelweiss symbolic with agent 'ismcts" in err
+    assert "the database holds games of edelweiss symbolic by: random (30 games); name one with --agent" in err
+    assert main(["report", "edelweiss", "--standard", "accel2", *common]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "holds no games of edelweiss accel2 (games of other variants by: random)" in err
+    assert main(["compare", "edelweiss", "--agents", "random,heuristic", *common]) == 2
+    assert "by: random (30 games); name one with --agents A,B" in " ".join(capsys.readouterr().err.split())

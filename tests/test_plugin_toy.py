@@ -38,7 +38,7 @@ def test_its_options_are_its_own(capsys) -> None:
     assert "--antes" in out and "--deck" in out
     assert "--decks" not in out and "--standard" not in out and "--characters" not in out
     assert main(["simulate", "kuhn", "--standard", "accel2"]) == 2
-    assert "--standard is not an option of kuhn" in capsys.readouterr().err
+    assert "--standard is not an option of `simulate kuhn`" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])

@@ -7,11 +7,11 @@ import json
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from functools import lru_cache, partial
 from importlib.metadata import version
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from rich.console import Console
 
@@ -134,8 +134,8 @@ def _games_per_second(rate: float) -> str:
 
 @contextmanager
 def _progress(console: Console, label: str, total: int) -> Iterator[Callable[[int], None]]:
-    """A progress bar with games/s and ETA on a terminal; when piped, a plain line on stderr every 10 s and
-    at the end (stdout stays the command's output, e.g. its JSON)."""
+    """A progress bar with games/s and ETA on a terminal, both from the first batch back; when piped, a plain
+    line on stderr at the first batch, every 10 s and at the end (stdout stays the command's output)."""
     if console.is_terminal:
         from rich.progress import (
             BarColumn,
@@ -157,6 +157,7 @@ def _progress(console: Console, label: str, total: int) -> Iterator[Callable[[in
         )
         with Progress(*columns, console=console, transient=True) as progress:
             bar = progress.add_task(label, total=total, rate="")
+            progress.advance(bar, 0)  # the start as a sample: the first batch back gives a rate and an ETA
 
             def advance_bar(games: int) -> None:
                 progress.advance(bar, games)
@@ -176,14 +177,64 @@ def _progress(console: Console, label: str, total: int) -> Iterator[Callable[[in
 
     def advance(games: int) -> None:
         nonlocal done, last
+        first = not done
         done += games
-        if time.perf_counter() - last >= 10.0:
+        if (first and done < total) or time.perf_counter() - last >= 10.0:
             last = time.perf_counter()
             report()
 
     yield advance
     if total:
         report()
+
+
+class _Reported(KeyboardInterrupt):
+    """Ctrl-C whose one line the command has printed."""
+
+
+def _interrupted(console: Console, what: str) -> NoReturn:
+    """End a command stopped by Ctrl-C with one line saying what was kept (exit status 130, no traceback)."""
+    console.print(f"interrupted: {what}")
+    raise _Reported from None
+
+
+def _named_agent(args: argparse.Namespace, matchups: Matchups) -> str:
+    """The agent a table will be played by, named before anything slow is imported (numba takes half a
+    second): `--agent`, or the lab's strong agent where the fast extra is installed (`_table_agent` decides,
+    and says so when it differs)."""
+    from importlib.util import find_spec
+
+    if args.agent:
+        return str(args.agent)
+    return matchups.strong_agent if matchups.strong_agent and find_spec("numba") else "heuristic"
+
+
+def _prepare_engine(console: Console, engine: str, game: str, agents: Sequence[str]) -> None:
+    """The line after a long run's first: which engine plays and whether its kernel compiles first (the first
+    run on a machine compiles it: a minute or two for the search, cached by numba after); then compile it or
+    load it from the cache, so that the progress starts when the games do."""
+    from cardlab.agents import parse_spec
+    from cardlab.sim.engines import check_engine, compiled
+
+    if engine == "reference":
+        return
+    search = any(parse_spec(spec)[1].get("backend") == "cpu" for spec in agents)
+    kernel = "the search" if search else "the kernel"
+    ready = compiled(engine, game, agents)
+    if ready:
+        console.print(f"on the {engine} kernel ({kernel} is compiled and cached on this machine)")
+        check_engine(engine, game, agents)
+        return
+    if engine == "cpu":
+        note = f"{'a minute or two' if search else 'seconds'}, once per machine: numba caches it"
+    else:
+        note = "JAX compiles it in every run"
+    doing = "compiling" if ready is False else "loading or compiling"
+    console.print(f"on the {engine} kernel: {doing} {kernel} first ({note})")
+    start = time.perf_counter()
+    with console.status(f"compiling {kernel}") if console.is_terminal else nullcontext():
+        check_engine(engine, game, agents)
+    console.print(f"{kernel} ready in {time.perf_counter() - start:.0f} s")
 
 
 def _run_with_progress(
@@ -251,18 +302,24 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     agents = _agent_pair(args.agents)
     game = _game_from_args(args)
     config = game.config_json()
+    notes = Console(stderr=True) if args.json else console  # stdout is the JSON's
+    if args.engine != "reference":  # the first line, before the kernel is loaded or compiled
+        notes.print(f"simulate {game.name}: {agents[0]} vs {agents[1]}, {args.games:,} games")
     _check_agents(agents, game.name)
-    check_engine(args.engine, game.name, agents)
+    check_engine(args.engine, game.name, agents, warm=False)
+    _prepare_engine(notes, args.engine, game.name, agents)
     start = time.perf_counter()
     tally = HeadToHead(agents, args.engine)
     if args.engine != "reference":  # each deal twice, seats swapped: both batches share their seed
-        tally.add_kernel_run(
-            kernel_run(game.name, config, agents, (args.games + 1) // 2, args.seed, args.engine), False
-        )
-        if args.games > 1:
-            tally.add_kernel_run(
-                kernel_run(game.name, config, agents[::-1], args.games // 2, args.seed, args.engine), True
-            )
+        try:
+            with _progress(console, f"{agents[0]} vs {agents[1]}", args.games) as advance:
+                halves = ((agents, (args.games + 1) // 2, False), (agents[::-1], args.games // 2, True))
+                for order, count, swapped in halves:
+                    if count:
+                        run = kernel_run(game.name, config, order, count, args.seed, args.engine, advance=advance)
+                        tally.add_kernel_run(run, swapped)
+        except KeyboardInterrupt:
+            _interrupted(notes, "simulate keeps no games; nothing was stored")
     else:
         seats, labels = (agents, agents[::-1]), ({"swapped": False}, {"swapped": True})
         deal_seed = lru_cache(maxsize=4)(partial(derive_seed, args.seed, "simulate"))
@@ -328,10 +385,12 @@ def _balance_outputs(summary: dict, games: list, batches: list, new: int, out: P
         write_report_html,
         write_results_csv,
         write_summary_json,
+        write_table_csv,
     )
 
     out.mkdir(parents=True, exist_ok=True)
-    write_results_csv(games, out / "results.csv")
+    write_results_csv(games, out / "results.csv", summary.get("entrant_names"))
+    write_table_csv(games, batches, summary, out / "table.csv")  # every cell's counts, whatever the engine
     if batches:
         write_batches_csv(batches, out / "batches.csv")
     write_summary_json(summary, out / "summary.json")
@@ -343,7 +402,7 @@ def _balance_outputs(summary: dict, games: list, batches: list, new: int, out: P
     write_report_html(summary, heatmap, out / "report.html", new)
     print_balance(summary, console, new)
     plot = "heatmap.png, " if heatmap else ""
-    csv = "results.csv, batches.csv" if batches else "results.csv"
+    csv = "table.csv, results.csv, batches.csv" if batches else "table.csv, results.csv"
     console.print(f"wrote {out}/{csv}, summary.json, {plot}report.html")
     if heatmap is None:
         _missing_plot(console, "no heatmap")
@@ -380,7 +439,7 @@ def _table_engine(engine: str, game: str, agents: tuple[str, ...]) -> str:
     if engine != "auto":
         return engine
     try:
-        check_engine("cpu", game, agents)
+        check_engine("cpu", game, agents, warm=False)
     except CardlabError:
         return "reference"
     return "cpu"
@@ -392,17 +451,23 @@ def cmd_balance(args: argparse.Namespace, console: Console) -> int:
     An interrupted run (Ctrl-C) keeps every finished game; the same command run again finishes it.
     """
     from cardlab.agents import parse_spec
-    from cardlab.sim.balance import BalanceSetup, balance_tasks, kernel_balance, plan_run, store_as_played
+    from cardlab.sim.balance import BalanceSetup, balance_tasks, kernel_balance, pairings, plan_run, store_as_played
     from cardlab.sim.engines import check_engine
 
     if args.games < 1:
         raise CardlabError("--games must be at least 1")
     matchups = _matchups(args)
+    cells = len(pairings(matchups.entrants, args.mirrors))
+    console.print(  # the first line, before numba is imported (half a second) or the kernel compiled (minutes)
+        f"balance {matchups.game} {matchups.variant}: {cells} pairings x 2 seats x {args.games:,} new games "
+        f"by {_named_agent(args, matchups)}"
+    )
     agent = _table_agent(args, matchups, console)
     parse_spec(agent)
     _check_agents((agent,), matchups.game)
     engine = _table_engine(args.engine, matchups.game, (agent,))
-    check_engine(engine, matchups.game, (agent,))
+    check_engine(engine, matchups.game, (agent,), warm=False)
+    _prepare_engine(console, engine, matchups.game, (agent,))
     setup = BalanceSetup(matchups, agent, args.games, args.seed, args.mirrors)
     out = _out_dir(args, matchups)
     label = f"balance {matchups.game} {matchups.variant} · {agent}"
@@ -416,17 +481,18 @@ def cmd_balance(args: argparse.Namespace, console: Console) -> int:
         played = 0
         try:
             if engine != "reference":
-                with _progress(console, label, total) as advance:
-                    for batch in kernel_balance(setup, run.start, engine, run.count, run.done):
-                        played += db.add_batches([batch])
-                        advance(batch.count)
+                starts = {(cell, first) for cell, (first, _) in run.plan.items()}
+                stored = sum(b.count for (cell, first, _), b in (run.batches or {}).items() if (cell, first) in starts)
+                with _progress(console, label, total - stored) as advance:
+                    for batch in kernel_balance(setup, run.start, engine, run.count, run.batches, advance):
+                        played += db.put_batches([batch])  # a batch Ctrl-C stopped: the games it finished
             else:
                 tasks = balance_tasks(setup, run.start, run.count, run.done)
                 results = _run_with_progress(tasks, args.workers, console, label, **_backend(args))
                 played = store_as_played(db, results, setup)  # on Ctrl-C too: every finished game is kept
         except KeyboardInterrupt:
-            console.print(f"interrupted: every finished game is stored in {db.path}; run the command again to finish")
-            raise
+            count = f" ({played:,} this time)" if engine != "reference" else ""
+            _interrupted(console, f"every finished game is stored in {db.path}{count}; run the command again to finish")
         db.finish_run(run.id)
         elapsed = time.perf_counter() - start
         console.print(
@@ -442,13 +508,14 @@ def _table_outputs(
 ) -> None:
     """The table of the stored games this code played (all of them with `pool`), and its files."""
     from cardlab.sim.balance import stored_selection, summarize
-    from cardlab.sim.compare import validation_for
+    from cardlab.sim.compare import stored_agents_hint, validation_for
 
     selection = stored_selection(db, matchups, agent, pool)
     if not selection.games:
         other = f" ({selection.note})" if selection.note else ""
         raise CardlabError(
             f"no stored games for {matchups.game} {matchups.variant} with agent {agent!r} in the database{other}"
+            f"{stored_agents_hint(db, matchups.game, matchups.variant)}"
         )
     validation = validation_for(db, matchups.game, matchups.variant, agent)
     summary = summarize(selection.counts, matchups, agent, validation=validation)
@@ -469,13 +536,24 @@ def _matchups(args: argparse.Namespace) -> Matchups:
     cls = game_class(args.game)
     lab = cls.lab()
     assert lab is not None  # only games with a lab get the lab's commands
-    variant = getattr(args, lab.variant_option.name) if lab.variant_option else None
     try:
-        base = lab.matchups(variant)
+        base = _lab_base(args, cls)
         rules, patches = _variants(args, cls)
         return varied_matchups(base, rules, _effective_patches(cls, base, rules, patches))
     except ValueError as exc:
         raise CardlabError(str(exc)) from None
+
+
+def _lab_base(args: argparse.Namespace, cls: type[Game]) -> Matchups:
+    """The table before rule variants and card edits: the variant option's (`--standard`), or the designer's
+    own entrants and card files (`--entrants`, `--cards`), every problem of those files listed at once."""
+    lab = cls.lab()
+    assert lab is not None  # only games with a lab get the lab's commands
+    base = lab.matchups(getattr(args, lab.variant_option.name) if lab.variant_option else None)
+    entrants, cards = getattr(args, "entrants", None), getattr(args, "cards", None)
+    if lab.own is not None and (entrants or cards):
+        base = lab.own(base, entrants.split(",") if entrants else [], cards or [])
+    return base
 
 
 def _effective_patches(cls: type[Game], base: Matchups, rules: Rules, patches: Patches) -> Patches:
@@ -516,7 +594,10 @@ def cmd_ladder(args: argparse.Namespace, console: Console) -> int:
 
     engine = _table_engine(args.engine, game.name, ())  # per pair, agents the kernel cannot play use the reference
     track = partial(_progress, console)
-    summary = play_ladder(game.name, game.config_json(), agents, args.games, args.seed, engine, run, track)
+    try:
+        summary = play_ladder(game.name, game.config_json(), agents, args.games, args.seed, engine, run, track)
+    except KeyboardInterrupt:
+        _interrupted(Console(stderr=True) if args.json else console, "a ladder keeps no games; nothing was written")
     out = Path(args.out or f"ladder-{game.name}")
     written = write_ladder_files(summary, out)
     if args.json:
@@ -551,9 +632,12 @@ def cmd_compare(args: argparse.Namespace, console: Console) -> int:
 
     out = Path(args.out or f"compare-{matchups.game}-{matchups.variant}")
     with _open_db(args.db, out) as db:
-        summary = run_comparison(
-            db, matchups, agents, args.games, args.seed, args.mirrors, engine, run, played, partial(_progress, console)
-        )
+        try:
+            track = partial(_progress, console)
+            games, seed, mirrors = args.games, args.seed, args.mirrors
+            summary = run_comparison(db, matchups, agents, games, seed, mirrors, engine, run, played, track)
+        except KeyboardInterrupt:
+            _interrupted(console, f"every finished game is stored in {db.path}; run the command again to finish")
     written = write_comparison_files(summary, out)
     print_comparison(summary, console)
     console.print(f"wrote {out}/{', '.join(written)}; stored as comparison {summary['id']} in {db.path}")
@@ -563,22 +647,22 @@ def cmd_compare(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
-    """Each variant's table topped up to --games, compared with the game as specified (logic: sim/sweep.py)."""
+    """Each variant's table, --games per pairing and seat in every row (one plan: only its own stored games
+    are reused), compared with the game as specified (logic: sim/sweep.py)."""
     from cardlab.agents import parse_spec
     from cardlab.games import game_class
     from cardlab.sim.engines import check_engine
-    from cardlab.sim.sweep import Variant, print_sweep, run_sweep, sweep_variants, write_sweep_files
+    from cardlab.sim.sweep import print_sweep, run_sweep, sweep_variants, write_sweep_files
 
     cls = game_class(args.game)
     lab = cls.lab()
     assert lab is not None
     try:
-        base = lab.matchups(getattr(args, lab.variant_option.name) if lab.variant_option else None)
-        variants = []
-        for variant in sweep_variants(cls.rule_options, getattr(args, "rule", []), getattr(args, "patch", [])):
-            effective = Variant(variant.rules, _effective_patches(cls, base, variant.rules, variant.patches))
-            if effective not in variants:  # e.g. S14.cost=2 where S14 costs 2: the game as specified
-                variants.append(effective)
+        base = _lab_base(args, cls)
+        variants = sweep_variants(  # e.g. S14.cost=2 where S14 costs 2: the game as specified, named so
+            cls.rule_options, getattr(args, "rule", []), getattr(args, "patch", []),
+            lambda rules, patches: _effective_patches(cls, base, rules, patches),
+        )  # fmt: skip
     except ValueError as exc:
         raise CardlabError(str(exc)) from None
     agent = _table_agent(args, base, console)
@@ -593,15 +677,19 @@ def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
         label = f"sweep {base.game} · {'+'.join(changes + list(config.get('patches') or [])) or 'as specified'}"
         return _run_with_progress(tasks, args.workers, console, label, **_backend(args))
 
-    def played(label: str, count: int) -> None:
-        console.print(f"{label}: played {count} new games ({engine} engine)")
+    def played(label: str, count: int, reused: int) -> None:
+        stored = f", {reused} stored by an earlier run of this plan" if reused else ""
+        console.print(f"{label}: played {count} new games ({engine} engine){stored}")
 
     out = Path(args.out or f"sweep-{base.game}-{base.variant}")
     with _open_db(args.db, out) as db:
-        sweep, summaries = run_sweep(
-            db, base, variants, agent, args.games, args.seed, args.mirrors, engine, run,
-            partial(_progress, console), played,
-        )  # fmt: skip
+        try:
+            sweep, summaries = run_sweep(
+                db, base, variants, agent, args.games, args.seed, args.mirrors, engine, run,
+                partial(_progress, console), played,
+            )  # fmt: skip
+        except KeyboardInterrupt:
+            _interrupted(console, f"every finished game is stored in {db.path}; run the command again to finish")
     written = write_sweep_files(sweep, summaries, out)
     print_sweep(sweep, console)
     console.print(f"wrote {out}/{', '.join(written)}; games stored in {db.path}")
@@ -622,11 +710,11 @@ def cmd_rules(args: argparse.Namespace, console: Console) -> int:
         console.print(f"{cls.title} declares no rule variants.")
         return 0
     table = Table(title=f"{cls.title}: rule variants (--rule NAME=VALUE)")
-    for column in ("name", "rule", "default", "values", "what the alternatives change"):
+    for column in ("name", "rule", "values", "what the alternatives change"):
         table.add_column(column, overflow="fold")
-    for option in cls.rule_options:
-        others = ", ".join(value for value in option.values if value != option.default)
-        table.add_row(option.name, option.rule, option.default, others, option.description)
+    for option in cls.rule_options:  # the default among the values, marked (the spec's ruling)
+        values = ", ".join(f"{value} (default)" if value == option.default else value for value in option.values)
+        table.add_row(option.name, option.rule, values, option.description)
     console.print(table)
     return 0
 
@@ -782,8 +870,22 @@ def _add_lab_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
     lab = cls.lab()
     if lab is not None and lab.variant_option is not None:
         _add_option(sub, lab.variant_option)
+    _add_own_entrant_options(sub, cls)
     sub.add_argument("--db", help="SQLite database (default: lab.sqlite beside the output folder)")
     _add_variant_options(sub, cls)
+
+
+def _add_own_entrant_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
+    """`--entrants` and `--cards FILE` where a designer may bring their own decks and cards to a table."""
+    lab = cls.lab()
+    if lab is None or lab.own is None or lab.entrants_option is None:
+        return
+    sub.add_argument("--entrants", metavar="ID_OR_FILE[:...],...", help=lab.entrants_option.help)
+    sub.add_argument(
+        "--cards", action="append", metavar="FILE",
+        help="card file added to the packaged set (repeatable); every problem of the files is listed, "
+        "and nothing is played until all are fixed",
+    )  # fmt: skip
 
 
 def _add_table_options(sub: argparse.ArgumentParser, cls: type[Game], agent: bool = True) -> None:
@@ -851,6 +953,7 @@ def _add_sweep_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
     lab = cls.lab()
     if lab is not None and lab.variant_option is not None:
         _add_option(sub, lab.variant_option)
+    _add_own_entrant_options(sub, cls)
     sub.add_argument("--db", help="SQLite database (default: lab.sqlite beside the output folder)")
     if cls.rule_options:
         names = ", ".join(option.name for option in cls.rule_options)
@@ -976,6 +1079,37 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """A parser's sub-commands by name (none when it has none)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def _not_an_option(flag: str, command: str, game: str) -> str:
+    """'--engine is not an option of `balance GAME`; it is taken by: simulate, ...': the option blamed
+    on the command that does not take it, with the commands that do (for this game, else for any)."""
+    for_game: list[str] = []
+    for_other: dict[str, list[str]] = {}  # another game -> the commands taking the option for it
+    for name, sub in _subcommands(build_parser()).items():
+        games = _subcommands(sub)
+        if flag in sub._option_string_actions or (game in games and flag in games[game]._option_string_actions):
+            for_game.append(name)
+            continue
+        for other, parser in games.items():
+            if flag in parser._option_string_actions:
+                for_other.setdefault(other, []).append(name)
+    where = f"{flag} is not an option of `{command} {game}`"
+    see = f"(see: cardlab {command} {game} --help)"
+    if for_game:
+        return f"{where}; it is taken by: {', '.join(for_game)} {see}"
+    if for_other:
+        taken = "; ".join(f"for {other} by {', '.join(names)}" for other, names in for_other.items())
+        return f"{where}, nor of any other command for {game}; it is taken {taken} {see}"
+    return f"{where}: no cardlab command takes it {see}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     console = Console()
     try:
@@ -984,13 +1118,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             game = getattr(args, "game", None)
             unknown = next((word for word in extra if word.startswith("-")), extra[0])
             if game and unknown.startswith("-"):
-                raise UsageError(f"{unknown} is not an option of {game} (see: cardlab {args.command} {game} --help)")
+                raise UsageError(_not_an_option(unknown.split("=", 1)[0], args.command, game))
             raise UsageError(f"unrecognized arguments: {' '.join(extra)}")
         return int(args.handler(args, console))
     except CardlabError as exc:
         print(f"cardlab: error: {exc}", file=sys.stderr)
         return 2
+    except _Reported:  # the command said what it kept
+        return 130
     except KeyboardInterrupt:
+        print("cardlab: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # the reader went away (`cardlab ... --json | head`): nothing more to say
         sys.stderr.close()

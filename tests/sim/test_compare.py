@@ -17,9 +17,17 @@ import pytest
 from cardlab.cli import main
 from cardlab.sim import engines
 from cardlab.sim.balance import matchups_for
-from cardlab.sim.compare import CONVERGED, compare_tables, missing_games, top_up, validation_for, verdict
+from cardlab.sim.compare import (
+    NO_DIFFERENCE,
+    compare_tables,
+    missing_games,
+    resolution_pp,
+    top_up,
+    validation_for,
+    verdict,
+)
 from cardlab.sim.engines import KernelGame, KernelRun
-from cardlab.sim.stats import holm_adjusted, newcombe_interval, two_proportion_z_test
+from cardlab.sim.stats import detectable_difference, holm_adjusted, newcombe_interval, two_proportion_z_test
 from cardlab.sim.tournament import run_tasks
 from cardlab.store.games_db import GamesDB, StoredGame
 from tests.sim.runners import stopped_after
@@ -101,7 +109,7 @@ def test_cells_are_tested_together_with_holm() -> None:
     assert not borderline["significant"]  # ... but Holm over 30 cells does not reject it
     p_values = [cell["p_value"] for cell in summary["cells"]]
     assert [cell["p_holm"] for cell in summary["cells"]] == holm_adjusted(p_values)
-    assert summary["significant_cells"] == 1 and summary["verdict"] == "1 cells differ"
+    assert summary["significant_cells"] == 1 and summary["verdict"] == "1 cell differs: GARU vs EAGLE (GARU first)"
     assert summary["max_abs_diff"] == pytest.approx(0.5)
     assert summary["max_abs_diff_cell"] == {"pairing": "GARU-EAGLE", "seat": 0}
     assert lopsided["a_rate"] == 0.5 and lopsided["b_rate"] == 1.0 and lopsided["p1"] == "GARU"
@@ -133,13 +141,40 @@ def test_each_entrant_is_totalled_over_its_pairings_and_seats() -> None:
     assert ranked[0]["entrant"] == "GARU" and ranked[-1]["entrant"] == "EAGLE"  # by the second agent's rate
 
 
-def test_identical_tables_converge() -> None:
+def test_identical_tables_find_no_difference_and_say_the_tests_resolution() -> None:
+    """40 games a cell and seat on each side, 30 cells: the Holm-corrected z-test cannot flag less than
+    z(1 - 0.05/60) * sqrt(0.25 * 2/40) = 3.1440 * 0.1118 = 35.2 points, and the verdict says so, never 'converged'."""
     table = _table("x", {("RAIHA-VERDI", 0): 31})
     summary = compare_tables(table, table, SYMBOLIC, ("x", "x"))
-    assert summary["verdict"] == CONVERGED == "converged: no cell differs"
+    assert summary["resolution_pp"] == pytest.approx(35.15, abs=0.01)
+    assert summary["verdict"] == "no difference found, resolution ±35.2 pp"
+    assert summary["verdict"].startswith(NO_DIFFERENCE) and "converged" not in json.dumps(summary)
     assert summary["max_abs_diff"] == 0.0 and summary["significant_cells"] == 0
     assert all(cell["diff"] == 0.0 and cell["p_value"] == 1.0 for cell in summary["cells"])
-    assert verdict(4) == "4 cells differ"
+    named = [f"C{i}" for i in range(6)]
+    assert verdict(named[:1], 3.0) == "1 cell differs: C0"
+    assert verdict(named, 3.0) == "6 cells differ: C0, C1, C2, C3 and 2 more"
+    assert verdict([], 9.96) == "no difference found, resolution ±10.0 pp"
+
+
+def test_the_resolution_is_the_smallest_difference_the_test_flags() -> None:
+    """At 40 games a side over 30 cells the bound is 35.2 points: one cell 37.5 points apart (12/40 vs 27/40,
+    near 50%) is flagged, one 35 points apart (13/40 vs 27/40) is not; the least-played cell sets the bound."""
+    assert 100 * detectable_difference(40, 40, 30) == pytest.approx(35.15, abs=0.01)
+    assert 100 * detectable_difference(10, 10, 30) == pytest.approx(70.3, abs=0.1)  # 10 games: no resolution
+    assert 100 * detectable_difference(1000, 1000, 30) == pytest.approx(7.03, abs=0.01)
+    base = _table("x", {("GARU-EAGLE", 0): 12})
+    flagged = compare_tables(base, _table("y", {("GARU-EAGLE", 0): 27}), SYMBOLIC, ("x", "y"))
+    missed = compare_tables(_table("x", {("GARU-EAGLE", 0): 13}), _table("y", {("GARU-EAGLE", 0): 27}), SYMBOLIC,
+                            ("x", "y"))  # fmt: skip
+    assert flagged["significant_cells"] == 1 and flagged["max_abs_diff"] == pytest.approx(0.375)
+    assert missed["significant_cells"] == 0 and missed["max_abs_diff"] == pytest.approx(0.35)
+    assert missed["verdict"] == "no difference found, resolution ±35.2 pp"
+    short = [game for game in base if not (game.cell == "GARU-RAIHA" and game.seat == 1 and game.game_index >= 10)]
+    assert compare_tables(short, base, SYMBOLIC, ("x", "x"))["resolution_pp"] == pytest.approx(
+        100 * detectable_difference(10, 40, 30)
+    )
+    assert resolution_pp([]) is None
 
 
 def test_missing_games_top_each_pairing_up_to_the_lower_seat() -> None:
@@ -176,7 +211,9 @@ def test_an_agent_compared_with_itself_converges(tmp_path: Path, capsys) -> None
     summary = _compare(capsys, db, out, "heuristic,heuristic", "--games", "6")
     assert {"cells", "max_abs_diff", "significant_cells", "verdict", "agents", "game", "variant"} <= set(summary)
     assert summary["agents"] == ["heuristic", "heuristic"] and summary["variant"] == "symbolic"
-    assert summary["verdict"] == "converged: no cell differs" and summary["significant_cells"] == 0
+    # 6 games a cell cannot resolve anything: the verdict says how little it can tell, not "converged"
+    assert summary["verdict"] == f"no difference found, resolution ±{summary['resolution_pp']:.1f} pp"
+    assert summary["resolution_pp"] > 50 and summary["significant_cells"] == 0
     assert summary["max_abs_diff"] == 0.0 and len(summary["cells"]) == CELLS
     for cell in summary["cells"]:
         assert {"pairing", "seat", "a_rate", "b_rate", "diff", "ci95", "significant"} <= set(cell)
@@ -186,7 +223,8 @@ def test_an_agent_compared_with_itself_converges(tmp_path: Path, capsys) -> None
     assert [row["diff"] for row in summary["entrants"]] == [0.0] * 6
     assert all(row["a_games"] == 5 * 2 * 6 for row in summary["entrants"])  # 5 opponents, 2 seats, 6 games
     page = (out / "comparison.html").read_text()
-    assert "data:image/png;base64," in page and "converged: no cell differs" in page
+    assert "data:image/png;base64," in page and summary["verdict"] in page and "converged" not in page
+    assert f"resolution ±{summary['resolution_pp']:.1f} pp: the smallest difference of a cell" in page
     assert "Each character overall" in page and "GARU" in page and "The player in P1 wins: heuristic" in page
     assert (out / "difference.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     with GamesDB(db) as store:
@@ -199,7 +237,10 @@ def test_random_and_heuristic_tables_differ_and_the_report_says_so(tmp_path: Pat
     db, out = tmp_path / "g.sqlite", tmp_path / "cmp"
     summary = _compare(capsys, db, out, "random,heuristic", "--games", "80")
     count = summary["significant_cells"]
-    assert count >= 1 and summary["verdict"] == f"{count} cells differ"
+    differing = [cell for cell in summary["cells"] if cell["significant"]]
+    a, b = differing[0]["pairing"].split("-")
+    assert count >= 1 and summary["verdict"].startswith(f"{count} cell{'s differ' if count > 1 else ' differs'}: ")
+    assert f"{a} vs {b} ({a} {'first' if differing[0]['seat'] == 0 else 'second'})" in summary["verdict"]
     assert count == sum(cell["significant"] for cell in summary["cells"])
     assert summary["max_abs_diff"] == max(abs(cell["diff"]) for cell in summary["cells"]) > 0.15
     for cell in summary["cells"]:
@@ -212,7 +253,8 @@ def test_random_and_heuristic_tables_differ_and_the_report_says_so(tmp_path: Pat
     validation = json.loads((report / "summary.json").read_text())["validation"]
     assert validation["against"] == "random" and validation["verdict"] == summary["verdict"]
     assert re.fullmatch(
-        rf"validated against random on \d{{4}}-\d\d-\d\d: {count} cells differ \(max \|diff\| \d+\.\d pp\)",
+        rf"validated against random on \d{{4}}-\d\d-\d\d: {re.escape(summary['verdict'])} "
+        rf"\(max \|diff\| \d+\.\d pp\)",
         validation["text"],
     )
     assert f"{100 * summary['max_abs_diff']:.1f} pp" in validation["text"]
@@ -248,8 +290,8 @@ def test_old_databases_gain_the_comparisons_table(tmp_path: Path) -> None:
     conn.close()
     with GamesDB(path) as db:
         assert db.comparisons("edelweiss", "symbolic") == []
-        db.add_comparison("edelweiss", "symbolic", "a", "b", {"verdict": CONVERGED, "max_abs_diff": 0.01,
-                          "significant_cells": 0, "cells": []})  # fmt: skip
+        old = {"verdict": "converged: no cell differs", "max_abs_diff": 0.01, "significant_cells": 0, "cells": []}
+        db.add_comparison("edelweiss", "symbolic", "a", "b", old)  # a comparison stored before issue #33
         validation = validation_for(db, "edelweiss", "symbolic", "b")
     assert validation is not None and validation["against"] == "a"
     assert validation["text"].endswith(": converged: no cell differs (max |diff| 1.0 pp)")
@@ -278,7 +320,13 @@ def test_kernel_top_up_plays_only_the_missing_count(tmp_path: Path, capsys, monk
     sizes: list[int] = []
 
     def fake_run(
-        game: str, config: Mapping[str, Any], agents: tuple[str, str], games: int, seed: int, engine: str
+        game: str,
+        config: Mapping[str, Any],
+        agents: tuple[str, str],
+        games: int,
+        seed: int,
+        engine: str,
+        **_: object,
     ) -> KernelRun:
         sizes.append(games)
         return KernelRun.of_games(
@@ -293,7 +341,7 @@ def test_kernel_top_up_plays_only_the_missing_count(tmp_path: Path, capsys, monk
     summary = _compare(capsys, db, out, "heuristic,random", "--games", "6", "--engine", "cpu")
     assert sizes == [2] * (2 * CELLS)
     assert all(sorted(indices) == list(range(6)) for indices in _counts(db, "random").values())
-    assert summary["verdict"] == CONVERGED  # the fake kernel deals both agents the same results
+    assert summary["verdict"].startswith(NO_DIFFERENCE)  # the fake kernel deals both agents the same results
 
 
 def test_a_top_up_stopped_part_way_and_run_again_plays_the_games_of_one_sitting(tmp_path: Path) -> None:
@@ -331,7 +379,13 @@ def test_a_kernel_top_up_reports_its_progress(tmp_path: Path, capsys, monkeypatc
     pytest.importorskip("numba")
 
     def fake_run(
-        game: str, config: Mapping[str, Any], agents: tuple[str, str], games: int, seed: int, engine: str
+        game: str,
+        config: Mapping[str, Any],
+        agents: tuple[str, str],
+        games: int,
+        seed: int,
+        engine: str,
+        **_: object,
     ) -> KernelRun:
         return KernelRun.of_games([KernelGame(i % 2, "attack", 9, 20) for i in range(games)], (0.01, 0.01), (9, 9))
 
@@ -341,3 +395,13 @@ def test_a_kernel_top_up_reports_its_progress(tmp_path: Path, capsys, monkeypatc
     err = capsys.readouterr().err
     for agent in ("heuristic", "random"):
         assert f"compare edelweiss symbolic · {agent}: {4 * CELLS:,}/{4 * CELLS:,} games" in err
+
+
+def test_a_kept_comparison_is_restated_in_todays_words() -> None:
+    """benchmarks/tcg_tables_study.py --write-only restates a comparison.json kept from before issue #33."""
+    from cardlab.sim.compare import restated
+
+    fresh = compare_tables(_table("x", {}), _table("y", {("GARU-EAGLE", 0): 40}), SYMBOLIC, ("x", "y"))
+    kept = {key: value for key, value in fresh.items() if key != "resolution_pp"} | {"verdict": "1 cells differ"}
+    assert restated(kept)["verdict"] == fresh["verdict"] == "1 cell differs: GARU vs EAGLE (GARU first)"
+    assert restated(kept)["resolution_pp"] == fresh["resolution_pp"]

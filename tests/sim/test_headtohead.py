@@ -92,7 +92,13 @@ def test_kernel_simulate_weights_both_seat_orders(capsys, monkeypatch) -> None:
     calls: list[tuple[tuple[str, str], int, int]] = []
 
     def fake_run(
-        game: str, config: Mapping[str, Any], agents: tuple[str, str], games: int, seed: int, engine: str
+        game: str,
+        config: Mapping[str, Any],
+        agents: tuple[str, str],
+        games: int,
+        seed: int,
+        engine: str,
+        **_: object,
     ) -> KernelRun:
         calls.append((agents, games, seed))
         ms = {"heuristic": 2.0, "random": 0.5}

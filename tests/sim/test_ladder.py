@@ -107,7 +107,13 @@ def test_the_kernel_plays_only_the_pairs_it_can(tmp_path: Path, capsys, monkeypa
     calls: list[tuple[tuple[str, str], int, int]] = []
 
     def fake_run(
-        game: str, config: Mapping[str, Any], agents: tuple[str, str], games: int, seed: int, engine: str
+        game: str,
+        config: Mapping[str, Any],
+        agents: tuple[str, str],
+        games: int,
+        seed: int,
+        engine: str,
+        **_: object,
     ) -> KernelRun:
         calls.append((agents, games, seed))
         winner = 0 if agents[0] == "heuristic" else 1
@@ -151,7 +157,13 @@ def test_without_the_plots_extra_the_ladder_skips_its_plot(tmp_path: Path, capsy
 
 def _fake_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
     def fake_run(
-        game: str, config: Mapping[str, Any], agents: tuple[str, str], games: int, seed: int, engine: str
+        game: str,
+        config: Mapping[str, Any],
+        agents: tuple[str, str],
+        games: int,
+        seed: int,
+        engine: str,
+        **_: object,
     ) -> KernelRun:
         return KernelRun.of_games([KernelGame(0, "attack", 9, 20)] * games, (0.01, 0.01), (games * 10, games * 10))
 

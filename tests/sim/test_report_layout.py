@@ -72,3 +72,62 @@ def test_json_output_starts_with_a_brace_even_when_piped(tmp_path: Path) -> None
     ):  # fmt: skip
         done = subprocess.run([cardlab, *argv], capture_output=True, text=True, check=True, cwd=tmp_path)
         assert done.stdout.startswith("{") and json.loads(done.stdout)
+
+
+def test_the_heatmap_outlines_and_stars_the_cells_that_differ_from_50_percent() -> None:
+    """Issue #33: GARU vs EAGLE pools 1450/2000 (72.5%, its 95% interval excludes 50%), both ways round; every
+    other cell is 1000/2000. Entrants are named in words where the table has names."""
+    from matplotlib.patches import Rectangle
+
+    from cardlab.sim.report import heatmap_figure
+
+    summary = _summary()
+    summary["entrant_names"] = {"GARU": "Garu of the North"}
+    fig = heatmap_figure(summary)
+    (ax, *_) = fig.axes
+    starred = sorted(text.get_text() for text in ax.texts if text.get_text().endswith("*"))
+    assert starred == ["28%*", "72%*"]
+    assert len([patch for patch in ax.patches if isinstance(patch, Rectangle)]) == 2
+    assert "Garu of the North (GARU)" in [label.get_text() for label in ax.get_yticklabels()]
+    assert "EAGLE" in [label.get_text() for label in ax.get_xticklabels()]
+    assert "excludes 50%" in ax.get_xlabel()
+
+
+def test_a_kernel_tables_counts_are_in_table_csv(tmp_path: Path, capsys, monkeypatch) -> None:
+    """Issue #33: a kernel run's results.csv has no game rows (its games are batches); table.csv holds every
+    pairing and seat's counts whatever the engine, the same as a reference run's per-game rows add up to."""
+    import csv
+
+    import pytest
+
+    pytest.importorskip("numba")
+    from cardlab.sim import engines
+    from cardlab.sim.engines import KernelGame, KernelRun
+
+    def fake_run(
+        game: str, config: dict, agents: tuple[str, str], games: int, seed: int, engine: str, **_: object
+    ) -> KernelRun:
+        return KernelRun.of_games([KernelGame(i % 3 == 0, "attack", 9, 20) for i in range(games)], (0.01, 0.01),
+                                  (games * 10,) * 2)  # fmt: skip
+
+    monkeypatch.setattr(engines, "kernel_run", fake_run)
+    common = ["--agent", "heuristic", "--games", "6", "--workers", "1", "--db", str(tmp_path / "lab.sqlite")]
+    assert main(["balance", "edelweiss", "--engine", "cpu", "--out", str(tmp_path / "k"), *common]) == 0
+    assert main(["balance", "edelweiss", "--engine", "reference", "--rule", "first_draw=no",
+                 "--out", str(tmp_path / "r"), *common]) == 0  # fmt: skip
+    assert "table.csv" in capsys.readouterr().out
+    kernel = list(csv.DictReader((tmp_path / "k" / "table.csv").open()))
+    assert len((tmp_path / "k" / "results.csv").read_text().splitlines()) == 1  # the header only
+    assert len(kernel) == 30 and all(row["games"] == "6" for row in kernel)
+    assert all((row["p1_wins"], row["p2_wins"], row["draws"]) == ("4", "2", "0") for row in kernel)  # i % 3 == 0
+    garu = next(row for row in kernel if row["pairing"] == "GARU-EAGLE" and row["seat"] == "1")
+    assert (garu["a"], garu["p1"], garu["a_sits"], garu["a_wins"], garu["a_rate"]) == (
+        "GARU", "EAGLE", "second", "2", "0.333333"
+    )  # fmt: skip
+    reference = list(csv.DictReader((tmp_path / "r" / "table.csv").open()))
+    games = list(csv.DictReader((tmp_path / "r" / "results.csv").open()))
+    assert len(reference) == 30 and sum(int(row["games"]) for row in reference) == len(games) == 180
+    for row in reference:
+        cell = [g for g in games if g["pairing"] == row["pairing"] and g["seat"] == row["seat"]]
+        assert int(row["p1_wins"]) == sum(g["winner_seat"] == "P1" for g in cell)
+        assert int(row["p2_wins"]) == sum(g["winner_seat"] == "P2" for g in cell)

@@ -155,6 +155,12 @@ def _at(where: tuple[int, int] | None) -> str:
     return "" if where is None else f" at line {where[0]}, column {where[1]}"
 
 
+def blank_strings(text: str, toml: bool = True) -> str:
+    """`text` with strings and comments blanked (newlines and offsets kept): its keys, brackets and numbers,
+    to find where a key or table is written without matching inside a string."""
+    return _masked(text, toml)
+
+
 def _masked(text: str, toml: bool) -> str:
     """`text` with the inside of every string (and TOML comment) blanked, newlines kept: what is left is
     structure, numbers and words, at the same offsets."""

@@ -8,8 +8,9 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from importlib import import_module
 from pathlib import Path
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
+from cardlab.core.datacheck import DataRules
 from cardlab.core.errors import PositionError
 from cardlab.core.game import PLAYER_NAMES
 from cardlab.core.plugin import ConfigOption
@@ -34,8 +35,36 @@ class SeatDecks(Generic[DeckT]):
     replacement causes is reported there, not against the deck."""
     cards_module: ClassVar[str]
     """The game's card-data module: `load_card_set(files, with_sample_set=)`, `load_deck(path)`,
-    `validate_deck(deck, cards)`."""
+    `validate_deck(deck, cards)`; for the lab's own entrants (`cardlab.core.entrants`) also `parse_card(table)`,
+    `parse_deck(table)`, `sample_cards()`, `packaged_deck_file(id)` and `deck_title(deck, cards)`."""
+    data_rules: ClassVar[DataRules]
+    """The rule ids that the fields of the game's card and deck files answer to, for the problems listed."""
     deck_files: ClassVar[bool] = True
+
+    if TYPE_CHECKING:
+
+        @classmethod
+        def from_config(cls, data: Mapping[str, Any]) -> Any: ...
+
+    @classmethod
+    @abstractmethod
+    def lab_config(
+        cls, decks: tuple[str, str], overrides: tuple[str | None, str | None], cards: tuple[str, ...] | None
+    ) -> dict[str, Any]:
+        """The config JSON seating two balance-table entrants: their decks (packaged ids or files), their
+        overrides as an entrant writes them after `:` (None: the deck's own) and the card files; P1 first.
+        A ValueError for an override that is not written as one."""
+
+    @abstractmethod
+    def override_text(self, deck: DeckT) -> str:
+        """The seat deck's replaceable part as an entrant writes it after `:` (a leader id, `X02+X03`)."""
+
+    def deck_title(self, deck: DeckT) -> str:
+        """The seat deck in words, as tables name an entrant: its name, and its leader's or casters' names."""
+        title: str = import_module(self.cards_module).deck_title(deck, self.card_set)
+        return title
+
+    card_set: Any
 
     @classmethod
     def check_deck_file(cls, path: Path, card_files: Sequence[Path]) -> tuple[str, list[tuple[str, str]]]:

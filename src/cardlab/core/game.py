@@ -136,11 +136,15 @@ class Game(ABC):
     @classmethod
     def lab(cls) -> Lab | None:
         """The balance lab's matchups, for a game with entrants to balance: by default the `lab` module
-        of its package (`matchups(variant)`, and `VARIANT_OPTION` when the game has several variants)."""
+        of its package (`matchups(variant)`, and `VARIANT_OPTION` when the game has several variants;
+        `ENTRANTS_OPTION` and `own_matchups` when a designer may bring their own entrants)."""
         from cardlab.core.plugin import Lab
 
         module = cls._own_module("lab")
-        return None if module is None else Lab(module.matchups, getattr(module, "VARIANT_OPTION", None))
+        if module is None:
+            return None
+        options = (getattr(module, name, None) for name in ("VARIANT_OPTION", "ENTRANTS_OPTION", "own_matchups"))
+        return Lab(module.matchups, *options)
 
     @classmethod
     def heuristic(cls) -> Policy | None:

@@ -169,6 +169,18 @@ class Matchups:
     def deal_variant(self) -> str:
         return self.deals or self.variant
 
+    @property
+    def names(self) -> Mapping[str, str]:
+        """Entrant id -> the entrant in words (`D1/L01` -> `Vanguard of Dawn · Marshal Odette Renn`), for games
+        whose ids are codes: `summary_fields["entrant_names"]`, so summary.json and comparisons carry them."""
+        names: Mapping[str, str] = self.summary_fields.get("entrant_names") or {}
+        return names
+
+
+OwnMatchups = Callable[[Matchups, Sequence[str], Sequence[str]], Matchups]
+"""(the default matchups, the entrants as written, card files) -> the designer's own table; a CardlabError
+(`cardlab.core.datacheck.DataProblems`: every problem at once) for files or entrants that cannot play."""
+
 
 @dataclass(frozen=True)
 class Lab:
@@ -178,6 +190,10 @@ class Lab:
     """The matchups of a variant (None: the default one); a ValueError for an unknown variant."""
     variant_option: ConfigOption | None = None
     """The command-line option choosing the variant (`--standard`), when a game has several."""
+    entrants_option: ConfigOption | None = None
+    """`--entrants`: the designer's own entrants (with `--cards FILE`), in a deck-building game."""
+    own: OwnMatchups | None = None
+    """The table of the entrants and card files `entrants_option` and `--cards` name."""
 
 
 class Renderer(Protocol):
@@ -257,6 +273,30 @@ class KernelRun:
             seat_decisions,
         )
 
+    @classmethod
+    def joined(cls, runs: Sequence[KernelRun]) -> KernelRun:
+        """One run of several played one after another (a long run played in pieces): the games in
+        order, each agent's mean decision time weighted by its decisions."""
+        if len(runs) == 1:
+            return runs[0]
+        reasons = tuple(dict.fromkeys(name for run in runs for name in run.reasons))
+        seats = tuple(sum(run.seat_decisions[seat] for run in runs) for seat in (0, 1))
+        ms = tuple(
+            sum(run.decision_ms[seat] * run.seat_decisions[seat] for run in runs) / seats[seat] if seats[seat] else 0.0
+            for seat in (0, 1)
+        )
+        recoded = [np.array([reasons.index(name) for name in run.reasons], dtype=np.int64)[run.reason] for run in runs]
+        join = lambda name: np.concatenate([getattr(run, name) for run in runs]).astype(np.int64)  # noqa: E731
+        return cls(
+            join("winner"),
+            np.concatenate(recoded) if recoded else np.zeros(0, dtype=np.int64),
+            reasons,
+            join("turns"),
+            join("decisions"),
+            (ms[0], ms[1]),
+            (seats[0], seats[1]),
+        )
+
 
 class Kernels(Protocol):
     """A game's compiled engines (`--engine cpu|gpu`): batches of whole games off the reference engine."""
@@ -267,8 +307,18 @@ class Kernels(Protocol):
     def check(self, engine: str, agents: Sequence[str]) -> None:
         """A CardlabError saying why `engine` cannot play these agents (or is not installed)."""
 
-    def run(self, config: Mapping[str, Any], agents: tuple[str, str], games: int, seed: int, engine: str) -> KernelRun:
-        """`games` games of one config with `agents[0]` as P1; game i's deal comes from (seed, i)."""
+    def warm(self, engine: str, agents: Sequence[str]) -> None:
+        """Compile (or load from a cache) what `run` will need for these agents, so that it waits for nothing."""
+
+    def run(
+        self, config: Mapping[str, Any], agents: tuple[str, str], games: int, seed: int, engine: str, first: int = 0
+    ) -> KernelRun:
+        """`games` games of one config with `agents[0]` as P1; game i's deal comes from (seed, first + i), so a
+        long run played in pieces (`first`: the games played before) holds the games of one call."""
+
+    def compiled(self, engine: str, agents: Sequence[str]) -> bool | None:
+        """Whether the kernel for these agents is compiled on this machine already (False: the first run
+        compiles it, which takes a while; None: cannot tell), so that a command can say so before it waits."""
 
 
 class CompiledSearch(Protocol):

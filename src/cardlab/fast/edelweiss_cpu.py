@@ -835,8 +835,10 @@ def play_batch(
     seed: int,
     rules: int = 0,
     opening_hand: int = 0,
+    first: int = 0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Play `n_games` games in parallel; game i uses `game_rng(seed, i)` for its deal and random moves.
+    """Play `n_games` games in parallel; game i uses `game_rng(seed, first + i)` for its deal and random
+    moves (a long run played in pieces, `first` = the games played before, holds the games of one call).
 
     `deck_kind` 0/1/2 (full/short/skills), `standard` 0/1/2 (none/symbolic/accel2), `characters`
     int[2] (-1: random per game), policies 0 random / 1 heuristic, `rules` / `opening_hand` the rule
@@ -852,7 +854,7 @@ def play_batch(
         row = np.zeros(ROW_SIZE, dtype=np.int64)
         rng = np.empty(1, dtype=np.uint64)
         for game in range(block * _BLOCK_GAMES, min(n_games, (block + 1) * _BLOCK_GAMES)):
-            _seed_rng(rng, seed, game)
+            _seed_rng(rng, seed, first + game)
             deal(row, deck_kind, standard, characters, rng, rules, opening_hand)
             decisions[game] = _play_one(row, policy_p1, policy_p2, rng)
             winner[game] = row[WINNER]
@@ -886,13 +888,13 @@ def rules_of(rules: int, opening_hand: int) -> dict[str, str]:
 
 
 def play_config(
-    config: EdelweissConfig, policy_p1: str, policy_p2: str, n_games: int, seed: int
+    config: EdelweissConfig, policy_p1: str, policy_p2: str, n_games: int, seed: int, first: int = 0
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """`play_batch` for an `EdelweissConfig` (its rule options included) and policy names ("random", "heuristic")."""
     deck_kind, standard, characters = config_codes(config)
     rules, opening_hand = rule_codes(config)
     policies = POLICIES[policy_p1], POLICIES[policy_p2]
-    return play_batch(deck_kind, standard, characters, *policies, n_games, seed, rules, opening_hand)
+    return play_batch(deck_kind, standard, characters, *policies, n_games, seed, rules, opening_hand, first)
 
 
 # -- E14.5 position converters -----------------------------------------------------------------

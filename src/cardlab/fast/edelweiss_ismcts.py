@@ -378,6 +378,7 @@ def play_batch_agents(
     seed: int,
     rules: int = 0,
     opening_hand: int = 0,
+    first: int = 0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Play `n_games` games in parallel; each seat is random, heuristic or the search (`kinds[p]`).
 
@@ -386,8 +387,11 @@ def play_batch_agents(
 
     A heuristic seat plays a random legal action with probability `epsilons[p]` (`heuristic:epsilon=E`).
 
-    Game i draws its deal, random moves and searches from `game_rng(seed, i)`, so results depend on
-    nothing but (seed, i) (and on the clock only with a time budget, `budgets[p]` cycles > 0).
+    Game i draws its deal, random moves and searches from `game_rng(seed, first + i)`, so results depend
+    on nothing but (seed, first + i) (and on the clock only with a time budget, `budgets[p]` cycles > 0):
+    a long run played in pieces (`first` = the games played before) holds exactly the games of one call.
+    Searched games are handed to the threads one at a time (a game takes milliseconds or more, so a
+    piece of a few games still keeps every thread busy); the compiled policies' in blocks.
     Returns per game: winner, reason, final turn, decisions, decisions per seat (n, 2) and, when a
     seat searches, the cycle-counter ticks each seat's decisions took (n, 2; zeros otherwise: a
     clock read would cost as much as a compiled policy's decision).
@@ -398,8 +402,9 @@ def play_batch_agents(
     decisions = np.empty(n_games, dtype=np.int32)
     seat_decisions = np.zeros((n_games, 2), dtype=np.int32)
     search_cycles = np.zeros((n_games, 2), dtype=np.int64)
-    n_blocks = (n_games + _BLOCK_GAMES - 1) // _BLOCK_GAMES
     searching = kinds[0] == KIND_SEARCH or kinds[1] == KIND_SEARCH
+    block_games = 1 if searching else _BLOCK_GAMES
+    n_blocks = (n_games + block_games - 1) // block_games
     for block in prange(n_blocks):
         row = np.zeros(ROW_SIZE, dtype=np.int64)
         rng = np.empty(1, dtype=np.uint64)
@@ -413,8 +418,8 @@ def play_batch_agents(
         pool = np.zeros(64, dtype=np.int64)
         path = np.zeros(MAX_DEPTH, dtype=np.int64)
         log_table = _log_table(size)
-        for game in range(block * _BLOCK_GAMES, min(n_games, (block + 1) * _BLOCK_GAMES)):
-            _seed_rng(rng, seed, game)
+        for game in range(block * block_games, min(n_games, (block + 1) * block_games)):
+            _seed_rng(rng, seed, first + game)
             deal(row, deck_kind, standard, characters, rng, rules, opening_hand)
             bits = _legal_bits(row)
             count = 0
@@ -494,8 +499,11 @@ def kernel_agent(spec: str) -> KernelAgent:
     raise ValueError(f"the cpu kernel plays random, heuristic[:epsilon=E] and ismcts:...:backend=cpu, not {spec!r}")
 
 
-def play_agents(config: EdelweissConfig, spec_p1: str, spec_p2: str, n_games: int, seed: int) -> AgentBatch:
-    """`play_batch_agents` for an `EdelweissConfig` (its rule options included) and two agent specs."""
+def play_agents(
+    config: EdelweissConfig, spec_p1: str, spec_p2: str, n_games: int, seed: int, first: int = 0
+) -> AgentBatch:
+    """`play_batch_agents` for an `EdelweissConfig` (its rule options included) and two agent specs:
+    games `first` .. `first + n_games - 1` of the stream `seed`."""
     seats = (kernel_agent(spec_p1), kernel_agent(spec_p2))
     deck_kind, standard, characters = config_codes(config)
     rules, opening_hand = rule_codes(config)
@@ -517,6 +525,7 @@ def play_agents(config: EdelweissConfig, spec_p1: str, spec_p2: str, n_games: in
         seed,
         rules,
         opening_hand,
+        first,
     )
     per_ms = cycles_per_ms()
     totals = per_seat.sum(axis=0)

@@ -484,7 +484,7 @@ def _apply(s: State, action: Array) -> State:
     # Third tap, rule poison_bind_timing=after_counter: Poison Bind once the counter is paid (E8.4).
     paid = (action >= A_DISCARD_SPADE) & (action <= A_PROTECT)
     late = paid & binds & poison_after & ~(diamond_only & (s.defense == DEF_FIELD_GUARD))
-    s, _ = _tap(s, tp, _find(s, tp, UPRIGHT_CLUB, False), 1, late)
+    s, _ = _tap(s, tp, _find(s, tp, jnp.int32(UPRIGHT_CLUB), False), 1, late)
 
     # E3.2 draw step: deck-out (E6.2, a tie goes to P2), else draw the top card and untap; rule
     # first_draw=no skips both on turn 1.
@@ -731,23 +731,25 @@ def play_codes(
 
 
 def play_batch_device(
-    config: EdelweissConfig, policy_p1: str | int, policy_p2: str | int, n_games: int, seed: int
+    config: EdelweissConfig, policy_p1: str | int, policy_p2: str | int, n_games: int, seed: int, first: int = 0
 ) -> tuple[Array, Array, Array, Array]:
     """`play_batch` leaving the results on the device (jax int32 arrays): for timing and chaining."""
-    keys = jax.random.split(jax.random.key(seed), n_games)
+    keys = jax.random.split(jax.random.key(seed), first + n_games)[first:]
     return play_codes(keys, jnp.broadcast_to(config_array(config), (n_games, N_CODES)), policy_p1, policy_p2)
 
 
 def play_batch(
-    config: EdelweissConfig, policy_p1: str | int, policy_p2: str | int, n_games: int, seed: int
+    config: EdelweissConfig, policy_p1: str | int, policy_p2: str | int, n_games: int, seed: int, first: int = 0
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Play `n_games` games; game i uses key i of `jax.random.split(jax.random.key(seed), n_games)`.
+    """Play `n_games` games; game i uses key `first + i` of `jax.random.split(jax.random.key(seed), n)`, which
+    is the same key whatever `n` (JAX's partitionable threefry, its default), so a long run played in pieces
+    (`first` = the games played before) holds exactly the games of one call.
 
     Policies are "random" / "heuristic" (or 0 / 1). Returns numpy arrays like the numba
     `play_batch`: winner (0 P1, 1 P2, -1 a draw: rule deck_out_tie) int8, reason (0 attack,
     1 deck_out) int8, final turn int16, decisions int32.
     """
-    winner, reason, turns, decisions = play_batch_device(config, policy_p1, policy_p2, n_games, seed)
+    winner, reason, turns, decisions = play_batch_device(config, policy_p1, policy_p2, n_games, seed, first)
     return (
         np.asarray(winner, dtype=np.int8),
         np.asarray(reason, dtype=np.int8),

@@ -12,14 +12,14 @@ so results do not depend on the number of workers, and re-runs continue the inde
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
 import numpy as np
 
-from cardlab.core.plugin import Matchups
+from cardlab.core.plugin import KernelRun, Matchups
 from cardlab.core.rng import derive_seed
 from cardlab.games import game_class
 from cardlab.sim.stats import (
@@ -104,6 +104,9 @@ class Run:
     plan: Plan
     done: set[tuple[str, int, int]] | None
     """Stored (cell, index, seat) keys when the run resumes an interrupted one, else None."""
+    batches: dict[tuple[str, int, int], StoredBatch] | None = None
+    """Its kernel batches by (cell, first index, seat) when it resumes an interrupted one (a batch
+    Ctrl-C stopped holds the games it finished), else None."""
 
     def start(self, cell: str) -> int:
         return self.plan[cell][0]
@@ -118,7 +121,7 @@ def plan_run(setup: BalanceSetup, db: GamesDB, experiment: str) -> Run:
     wanted = {f"{a}-{b}": setup.games_per_cell for a, b in pairings(setup.matchups.entrants, setup.mirrors)}
     interrupted = db.open_run(experiment)
     if interrupted is not None and {cell: n for cell, (_, n) in interrupted[1].items()} == wanted:
-        return Run(interrupted[0], interrupted[1], db.stored_keys(experiment))
+        return Run(interrupted[0], interrupted[1], db.stored_keys(experiment), db.stored_batches(experiment))
     plan = {cell: (db.next_index(experiment, cell), n) for cell, n in wanted.items()}
     return Run(db.start_run(experiment, plan), plan, None)
 
@@ -168,16 +171,21 @@ def kernel_balance(
     next_index: Callable[[str], int],
     engine: str = "cpu",
     count: Callable[[str], int] | None = None,
-    done: set[tuple[str, int, int]] | None = None,
+    stored: Mapping[tuple[str, int, int], StoredBatch] | None = None,
+    advance: Callable[[int], None] | None = None,
 ) -> Iterator[StoredBatch]:
     """The same table played by a compiled kernel (`--engine cpu|gpu`): per cell and seat one batch,
-    counted from the kernel's result columns, yielded as it is played (so it can be stored at once).
+    counted from the kernel's result columns, yielded as it is played (so it can be stored at once,
+    with `GamesDB.put_batches`); `advance` hears of the games as the kernel plays them, piece by piece.
 
     Both seat orders of a pairing share the batch seed, so they share their deals; game i of a
-    batch is the kernel's stream (seed, i - first index). `count` as in `balance_tasks`; a batch
-    whose (cell, first index, seat) is in `done` is stored already and skipped.
+    batch is the kernel's stream (seed, i - first index). `count` as in `balance_tasks`. `stored`
+    holds an interrupted run's batches by (cell, first index, seat): a whole one is skipped, a part
+    one is played on from its last game and yielded whole. On Ctrl-C (`Interrupted`) the batch in
+    flight is yielded with the games it finished, then the interrupt goes on.
     """
-    from cardlab.sim.engines import kernel_run
+    from cardlab.sim import engines
+    from cardlab.sim.interrupt import Interrupted
 
     m = setup.matchups
     experiment = f"{setup.experiment}/engine={engine}"
@@ -189,18 +197,48 @@ def kernel_balance(
             continue
         start = next_index(cell)
         for seat, (first, second) in enumerate(((a, b), (b, a))):
-            if done is not None and (cell, start, seat) in done:
-                continue
             labels = (f"balance-{engine}", m.deal_variant, cell, start) + ((seat,) if a == b else ())
             seed = derive_seed(setup.seed, *labels)
-            run = kernel_run(m.game, m.config(first, second), (setup.agent,) * 2, new, seed, engine)
-            p1_wins, p2_wins = int((run.winner == 0).sum()), int((run.winner == 1).sum())
-            by_reason = np.bincount(run.reason, minlength=len(run.reasons))
-            reasons = {name: int(n) for name, n in zip(run.reasons, by_reason, strict=True) if n}
-            yield StoredBatch(
-                m.game, m.variant, setup.agent, experiment, cell, seat, first, second, seed, start, new, p1_wins,
-                p2_wins, new - p1_wins - p2_wins, reasons, int(run.turns.sum()), int(run.decisions.sum()), *stamp,
+            before = stored.get((cell, start, seat)) if stored is not None else None
+            have = before.count if before is not None else 0
+            if have >= new or (before is not None and (before.seed, before.fingerprint) != (seed, stamp[1])):
+                continue  # whole, or played by other code: kept as it is
+            hear = engines.Heard(advance)
+            batch = StoredBatch(
+                m.game, m.variant, setup.agent, experiment, cell, seat, first, second, seed, start, 0, 0, 0, 0, {},
+                0, 0, *stamp,
             )  # fmt: skip
+            try:
+                run = engines.kernel_run(
+                    m.game, m.config(first, second), (setup.agent,) * 2, new - have, seed, engine,
+                    first=have, advance=hear,
+                )  # fmt: skip
+            except Interrupted as stop:
+                if isinstance(stop.finished, KernelRun) and len(stop.finished):
+                    yield _grown(before or batch, stop.finished)
+                raise
+            hear.rest(len(run))
+            yield _grown(before or batch, run)
+
+
+def _grown(batch: StoredBatch, run: KernelRun) -> StoredBatch:
+    """`batch` with the games of `run` (the next ones of its stream) added to its counts."""
+    p1_wins, p2_wins = int((run.winner == 0).sum()), int((run.winner == 1).sum())
+    by_reason = np.bincount(run.reason, minlength=len(run.reasons))
+    reasons = dict(batch.reasons)
+    for name, n in zip(run.reasons, by_reason, strict=True):
+        if n:
+            reasons[name] = reasons.get(name, 0) + int(n)
+    return replace(
+        batch,
+        count=batch.count + len(run),
+        p1_wins=batch.p1_wins + p1_wins,
+        p2_wins=batch.p2_wins + p2_wins,
+        draws=batch.draws + len(run) - p1_wins - p2_wins,
+        reasons=reasons,
+        turns=batch.turns + int(run.turns.sum()),
+        decisions=batch.decisions + int(run.decisions.sum()),
+    )
 
 
 def stored_game(result: TaskResult, setup: BalanceSetup) -> StoredGame:

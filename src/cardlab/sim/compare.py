@@ -8,12 +8,24 @@ two-proportion z-test of equal rates; the cells' p-values are Holm-Bonferroni co
 together, and a cell is `significant` when Holm rejects it at ALPHA. Games come from the games
 database; `top_up` first plays what is missing with the balance machinery, continuing each
 cell's index sequence (after the gaps a stopped top-up left, so sittings add up to one run).
+
+The verdict says what the test could tell. Where cells differ it lists them ("2 cells differ:
+GARU vs EAGLE (GARU first), ..."). Where none does it gives the test's resolution: "no difference
+found, resolution ±X pp", X (also `resolution_pp`) being the smallest difference the test could have
+flagged at these sample sizes — the critical difference of the pooled two-proportion z-test at even
+odds (p = 0.5, where its variance is largest) at Holm's first, strictest step (alpha / number of
+cells), in the least-played cell: X = 100 z(1 - alpha / 2m) sqrt(0.25 (1/n_a + 1/n_b))
+(`cardlab.sim.stats.detectable_difference`). A real difference of X is flagged about half the time;
+with 10 games per cell and seat over 30 cells X is about 70 points, so "no difference found" then
+says nothing about the game. "Converged" is never said: with X above 10 points it would be false
+comfort, and below it the resolution says more.
 """
 
 from __future__ import annotations
 
 import html
 import json
+import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,8 +44,9 @@ from cardlab.sim.balance import (
     store_as_played,
     stored_selection,
 )
-from cardlab.sim.report import embedded_png, html_page, seat_words
+from cardlab.sim.report import embedded_png, entrant_label, html_page, print_names, seat_words
 from cardlab.sim.stats import (
+    detectable_difference,
     holm_adjusted,
     holm_bonferroni,
     newcombe_interval,
@@ -44,13 +57,32 @@ from cardlab.sim.tournament import GameTask, TaskResult, Track, no_progress
 from cardlab.store.games_db import CellCount, GamesDB, StoredGame, counts_of
 
 ALPHA = 0.05
-CONVERGED = "converged: no cell differs"
+NO_DIFFERENCE = "no difference found"
+LISTED = 4
+"""How many differing cells a verdict names (the rest are counted)."""
 Runner = Callable[[Sequence[GameTask]], Iterable[TaskResult]]
 
 
-def verdict(significant: int) -> str:
-    """The one-line verdict: exactly CONVERGED, or 'N cells differ'."""
-    return CONVERGED if significant == 0 else f"{significant} cells differ"
+def verdict(differing: Sequence[str], resolution_pp: float | None) -> str:
+    """The one-line verdict: the cells that differ ('1 cell differs: A vs B (A first)'), or
+    'no difference found, resolution ±X pp' (see the module docstring; never 'converged')."""
+    if differing:
+        count = len(differing)
+        named = ", ".join(differing[:LISTED]) + (f" and {count - LISTED} more" if count > LISTED else "")
+        return f"{count} cell differs: {named}" if count == 1 else f"{count} cells differ: {named}"
+    if resolution_pp is None:
+        return f"{NO_DIFFERENCE}: no cell has games of both tables"
+    if resolution_pp > 100:  # wider than any difference of two rates
+        return f"{NO_DIFFERENCE}, resolution ±{resolution_pp:.1f} pp: too few games for any difference to be flagged"
+    return f"{NO_DIFFERENCE}, resolution ±{resolution_pp:.1f} pp"
+
+
+def resolution_pp(cells: Sequence[Mapping[str, Any]], alpha: float = ALPHA) -> float | None:
+    """The smallest difference (percentage points) the Holm-corrected test over `cells` could flag in
+    its least-played cell (`detectable_difference`), or None without cells."""
+    if not cells:
+        return None
+    return 100 * max(detectable_difference(cell["a_games"], cell["b_games"], len(cells), alpha) for cell in cells)
 
 
 def cell_counts(games: Iterable[StoredGame | CellCount]) -> dict[tuple[str, int], list[int]]:
@@ -130,12 +162,11 @@ def top_up(
     setup = BalanceSetup(matchups, agent, target, seed, mirrors)
     if engine != "reference":
         experiment = f"{setup.experiment}/engine={engine}"
-        batches = kernel_balance(setup, lambda cell: db.next_index(experiment, cell), engine, missing.__getitem__)
         played = 0
         with track(f"compare {matchups.game} {matchups.variant} · {agent}", 2 * sum(missing.values())) as advance:
-            for batch in batches:  # each batch stored as it comes: an interrupted top-up keeps what it played
-                played += db.add_batches([batch])
-                advance(batch.count)
+            next_index = lambda cell: db.next_index(experiment, cell)  # noqa: E731
+            for batch in kernel_balance(setup, next_index, engine, missing.__getitem__, advance=advance):
+                played += db.put_batches([batch])  # each stored as it comes; on Ctrl-C, the games it finished
         return played
     done = db.stored_keys(setup.experiment)
     have = {key: games for key, (_, games) in cell_counts(stored).items()}
@@ -216,6 +247,8 @@ def compare_tables(
     matched_a = [count for count in games_a if (count.cell, count.seat) in matched]
     matched_b = [count for count in games_b if (count.cell, count.seat) in matched]
     largest = max(cells, key=lambda cell: abs(cell["diff"]), default=None)
+    resolution = resolution_pp(cells, alpha)
+    differing = [_label_of(matchups.game, cell) for cell in cells if cell["significant"]]
     summary: dict[str, Any] = {"game": matchups.game, "variant": matchups.variant, **matchups.summary_fields}
     return summary | {
         "agents": list(agents),
@@ -232,10 +265,22 @@ def compare_tables(
         "max_abs_diff": abs(largest["diff"]) if largest else 0.0,
         "max_abs_diff_cell": None if largest is None else {"pairing": largest["pairing"], "seat": largest["seat"]},
         "significant_cells": significant,
-        "verdict": verdict(significant),
+        "resolution_pp": resolution,
+        "resolution_definition": "the smallest difference the test could flag in the least-played cell: "
+        "critical difference of the pooled z-test at p = 0.5, Holm's first step (alpha / cells)",
+        "verdict": verdict(differing, resolution),
         "first_player": [first_player_rate(matched_a), first_player_rate(matched_b)],
         "entrants": compare_entrants(matched_a, matched_b, alpha),
     }
+
+
+def restated(summary: Mapping[str, Any]) -> dict[str, Any]:
+    """A comparison summary with its verdict and resolution in today's words, from its own cells: for a
+    comparison.json kept from before the verdict said what the test could tell (issue #33)."""
+    cells = summary["cells"]
+    resolution = resolution_pp(cells, summary.get("alpha", ALPHA))
+    differing = [_label_of(summary["game"], cell) for cell in cells if cell["significant"]]
+    return {**summary, "resolution_pp": resolution, "verdict": verdict(differing, resolution)}
 
 
 def now_utc() -> str:
@@ -276,9 +321,26 @@ def _seat_name(game: str, seat: int) -> str:
     return seat_words(game).cell[seat]
 
 
+def resolution_note(summary: Mapping[str, Any]) -> str:
+    """What the resolution of a comparison means, in words ('' for an older summary without one)."""
+    resolution = summary.get("resolution_pp")
+    if resolution is None:
+        return ""
+    return (
+        f"resolution ±{resolution:.1f} pp: the smallest difference of a cell that this test could have flagged "
+        f"with these games (pooled z-test at 50%, Holm's first step over {len(summary['cells'])} cells); a smaller "
+        "one can go unseen, and more games per cell narrow it"
+    )
+
+
 def _label(summary: Mapping[str, Any], cell: Mapping[str, Any]) -> str:
+    return _label_of(summary["game"], cell)
+
+
+def _label_of(game: str, cell: Mapping[str, Any]) -> str:
+    """'A vs B (A first)': a cell as tables name it."""
     a, b = cell["pairing"].split("-")
-    return f"{a} vs {b} ({a} {_seat_name(summary['game'], cell['seat'])})"
+    return f"{a} vs {b} ({a} {_seat_name(game, cell['seat'])})"
 
 
 def write_difference_plot(summary: Mapping[str, Any], path: Path) -> bool:
@@ -309,9 +371,8 @@ def write_difference_plot(summary: Mapping[str, Any], path: Path) -> bool:
             if not np.isnan(values[i, j]):
                 ax.text(j, i, f"{values[i, j]:+.1f}{marks[i][j]}", ha="center", va="center", fontsize=8)
     a, b = summary["agents"]
-    ax.set_title(
-        f"{summary['game']} {summary['variant']}: win rate of {b} − {a} (pp)\n{summary['verdict']}", fontsize=9
-    )
+    verdict_text = textwrap.shorten(summary["verdict"], 90, placeholder=" …")
+    ax.set_title(f"{summary['game']} {summary['variant']}: win rate of {b} − {a} (pp)\n{verdict_text}", fontsize=9)
     fig.colorbar(image, ax=ax, label="diff (percentage points)")
     fig.tight_layout()
     fig.savefig(path)
@@ -345,12 +406,13 @@ def write_comparison_html(summary: Mapping[str, Any], plot: Path | None, path: P
         f"<td>{cell['p_value']:.3g}</td><td>{cell['p_holm']:.3g}</td></tr>"
         for cell in summary["cells"]
     )
+    note = resolution_note(summary)
     body = f"""<h1>{esc(summary["game"])} {esc(summary["variant"])} — {esc(a)} vs {esc(b)}</h1>
 <p><b>{esc(summary["verdict"])}</b> (max |diff| {100 * summary["max_abs_diff"]:.1f} pp over {len(summary["cells"])}
 cells; {summary["games"][0]} and {summary["games"][1]} games).</p>
 <p>Rate: {esc(summary["rate_definition"])}. diff = {esc(summary["diff_definition"])}, in percentage points, with a
 {esc(summary["interval"])}; * marks a cell whose rates differ ({esc(summary["test"])},
-{esc(summary["correction"])}, α = {summary["alpha"]}).</p>
+{esc(summary["correction"])}, α = {summary["alpha"]}){esc(f"; {note}" if note else "")}.</p>
 {embedded_png(plot, "difference heatmap")}
 <table><tr><th>cell</th><th>{esc(a)}</th><th>{esc(b)}</th><th>diff (pp)</th><th>95% CI</th><th>p</th>
 <th>Holm p</th></tr>{rows}</table>
@@ -373,7 +435,7 @@ def _entrants_html(summary: Mapping[str, Any]) -> str:
     esc = html.escape
     a, b = summary["agents"]
     rows = "".join(
-        f"<tr><td>{esc(row['entrant'])}</td>{_rates_html(row)}<td>{row['p_holm']:.3g}</td></tr>"
+        f"<tr><td>{esc(entrant_label(summary, row['entrant']))}</td>{_rates_html(row)}<td>{row['p_holm']:.3g}</td></tr>"
         for row in summary.get("entrants") or []
     )
     if not rows:
@@ -426,6 +488,8 @@ def print_comparison(summary: Mapping[str, Any], console: Any, rows: int = 10) -
         f"{summary['verdict']} (max |diff| {100 * summary['max_abs_diff']:.1f} pp; {summary['test']}, "
         f"{summary['correction']}, α = {summary['alpha']})"
     )
+    if resolution_note(summary):
+        console.print(resolution_note(summary))
     if "first_player" in summary:
         console.print(f"the player in P1 wins: {_first_player_text(summary)}")
     entrants = summary.get("entrants") or []
@@ -442,6 +506,20 @@ def print_comparison(summary: Mapping[str, Any], console: Any, rows: int = 10) -
                 f"{row['p_holm']:.3g}",
             )
         console.print(ranks)
+        print_names(console, summary["kind"], [row["entrant"] for row in entrants], summary.get("entrant_names"))
+
+
+def stored_agents_hint(db: GamesDB, game: str, variant: str, flag: str = "--agent") -> str:
+    """'; the database holds games of this table by: heuristic (1,800 games); name one with --agent': what
+    a command asked for an agent without games can be asked for instead."""
+    held = db.agents(game, variant)
+    if held:
+        listed = ", ".join(f"{agent} ({games:,} games)" for agent, games in held.items())
+        return f"; the database holds games of {game} {variant} by: {listed}; name one with {flag}"
+    others = [agent for agent in db.agents(game) if agent not in held]
+    if others:
+        return f"; the database holds no games of {game} {variant} (games of other variants by: {', '.join(others)})"
+    return f"; the database holds no games of {game}"
 
 
 def run_comparison(
@@ -468,7 +546,8 @@ def run_comparison(
     for agent, agent_games in zip(agents, stored, strict=True):
         if not agent_games:
             raise CardlabError(
-                f"no stored games for {matchups.game} {matchups.variant} with agent {agent!r}; "
+                f"no stored games for {matchups.game} {matchups.variant} with agent {agent!r}"
+                f"{stored_agents_hint(db, matchups.game, matchups.variant, '--agents A,B')}; "
                 "play them with --games N (or cardlab balance)"
             )
     summary = compare_tables(stored[0], stored[1], matchups, agents)

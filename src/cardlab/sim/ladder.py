@@ -98,15 +98,16 @@ def kernel_pair(
     advance: Callable[[int], None] = lambda games: None,
 ) -> HeadToHead:
     """One pair in the kernel: (games + 1) // 2 deals with pair[0] as P1, games // 2 of the same deals swapped;
-    `advance` hears of each batch as it finishes."""
+    `advance` hears of the games as the kernel plays them (piece by piece, see `engines.kernel_run`)."""
     from cardlab.sim import engines
 
     tally = HeadToHead(pair, engine)
     batch = derive_seed(seed, f"ladder-{engine}")
     for seats, count, swapped in ((pair, (games + 1) // 2, False), ((pair[1], pair[0]), games // 2, True)):
         if count:
-            tally.add_kernel_run(engines.kernel_run(game, config, seats, count, batch, engine), swapped)
-            advance(count)
+            hear = engines.Heard(advance)
+            tally.add_kernel_run(engines.kernel_run(game, config, seats, count, batch, engine, advance=hear), swapped)
+            hear.rest(count)
     return tally
 
 

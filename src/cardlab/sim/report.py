@@ -6,12 +6,13 @@ import base64
 import csv
 import html
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from cardlab.games import game_class
+from cardlab.sim.stats import wilson_interval
 from cardlab.store.games_db import StoredBatch, StoredGame
 
 
@@ -41,8 +42,9 @@ def game_title(game: str) -> str:
     return game_class(game).title
 
 
-def write_results_csv(games: Iterable[StoredGame], path: Path) -> None:
-    """One row per game: pairing, who sat where, seed, winner, reason, length."""
+def write_results_csv(games: Iterable[StoredGame], path: Path, names: Mapping[str, str] | None = None) -> None:
+    """One row per game: pairing, who sat where, seed, winner, reason, length; with `names` (entrant id ->
+    words, a table's `entrant_names`) also who sat where in words (`p1_name`, `p2_name`)."""
     with path.open("w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(
@@ -58,6 +60,7 @@ def write_results_csv(games: Iterable[StoredGame], path: Path) -> None:
                 "reason",
                 "turns",
                 "decisions",
+                *(["p1_name", "p2_name"] if names else []),
             ]
         )
         for game in games:
@@ -75,8 +78,52 @@ def write_results_csv(games: Iterable[StoredGame], path: Path) -> None:
                     game.reason,
                     game.turns,
                     game.decisions,
+                    *([names.get(game.p1, ""), names.get(game.p2, "")] if names else []),
                 ]
             )
+
+
+TABLE_COLUMNS = (
+    "pairing", "a", "b", "seat", "a_sits", "p1", "p2", "games", "p1_wins", "p2_wins", "draws",
+    "a_wins", "a_rate", "a_ci95_low", "a_ci95_high", "differs_from_50",
+)  # fmt: skip
+
+
+def write_table_csv(
+    games: Iterable[StoredGame], batches: Iterable[StoredBatch], summary: dict[str, Any], path: Path
+) -> None:
+    """table.csv: one row per pairing and seat with its counts, whatever engine played them (reference games
+    one by one, kernel games in batches): wins per seat, draws, the first-named entrant's rate with its 95%
+    Wilson interval, and whether it differs from 50% (the table's test, `differs_from_50`); with the
+    entrants' names where the table has them (`a_name`, `b_name`)."""
+    tallies: dict[tuple[str, int], list[Any]] = {}  # (cell, seat) -> [p1, p2, games, p1 wins, p2 wins, draws]
+    for game in games:
+        tally = tallies.setdefault((game.cell, game.seat), [game.p1, game.p2, 0, 0, 0, 0])
+        tally[2] += 1
+        tally[3 + (game.winner if game.winner in (0, 1) else 2)] += 1
+    for batch in batches:
+        tally = tallies.setdefault((batch.cell, batch.seat), [batch.p1, batch.p2, 0, 0, 0, 0])
+        tally[2] += batch.count
+        tally[3] += batch.p1_wins
+        tally[4] += batch.p2_wins
+        tally[5] += batch.draws
+    sits = seat_words(summary["game"]).cell
+    names = summary.get("entrant_names") or {}
+    with path.open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow([*TABLE_COLUMNS, *(["a_name", "b_name"] if names else [])])
+        for row in summary["pairings"] + summary["mirrors"]:
+            cell = f"{row['a']}-{row['b']}"
+            for seat, key in ((0, "a_first"), (1, "a_second")):
+                if (cell, seat) not in tallies:
+                    continue
+                p1, p2, played, p1_wins, p2_wins, draws = tallies[(cell, seat)]
+                a_wins = p1_wins if seat == 0 else p2_wins
+                low, high = wilson_interval(a_wins, played)
+                writer.writerow([cell, row["a"], row["b"], seat, sits[seat], p1, p2, played, p1_wins, p2_wins, draws,
+                                 a_wins, f"{a_wins / played:.6f}", f"{low:.6f}", f"{high:.6f}",
+                                 "yes" if row[f"{key}_significant"] else "no",
+                                 *([names.get(row["a"], ""), names.get(row["b"], "")] if names else [])])  # fmt: skip
 
 
 def games_line(summary: dict[str, Any], new: int) -> str:
@@ -145,35 +192,81 @@ def validation_line(summary: dict[str, Any]) -> str:
     return str(validation["text"])
 
 
+def matrix_intervals(summary: dict[str, Any]) -> list[list[tuple[int, int, tuple[float, float]] | None]]:
+    """Per cell of the win-rate matrix: (row's wins, games, 95% Wilson interval), both seats pooled, draws
+    counting as games won by neither (None: not played)."""
+    entrants = summary["matrix"]["entrants"]
+    index = {entrant: i for i, entrant in enumerate(entrants)}
+    cells: list[list[tuple[int, int, tuple[float, float]] | None]] = [[None] * len(entrants) for _ in entrants]
+    for row in summary["pairings"] + summary["mirrors"]:
+        if row["a"] not in index or row["b"] not in index:
+            continue
+        wins = row["a_first_wins"] + row["a_second_wins"]
+        played = row["a_first_games"] + row["a_second_games"]
+        if not played:
+            continue
+        i, j = index[row["a"]], index[row["b"]]
+        cells[i][j] = (wins, played, wilson_interval(wins, played))
+        if i != j:
+            losses = played - wins - row["draws"]
+            cells[j][i] = (losses, played, wilson_interval(losses, played))
+    return cells
+
+
+def entrant_label(summary: Mapping[str, Any], entrant: str) -> str:
+    """An entrant as a plot names it: its name with its id where the table has names (`entrant_names`)."""
+    name = (summary.get("entrant_names") or {}).get(entrant)
+    return f"{name} ({entrant})" if name and name != entrant else entrant
+
+
 def write_heatmap(summary: dict[str, Any], path: Path) -> None:
-    """The 6x6 matrix of row-vs-column win rates (both seats pooled) as a PNG (needs the plots extra)."""
+    """The matrix of row-vs-column win rates as a PNG (`heatmap_figure`; needs the plots extra)."""
+    import matplotlib.pyplot as plt
+
+    fig = heatmap_figure(summary)
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def heatmap_figure(summary: dict[str, Any]) -> Any:
+    """The matrix of row-vs-column win rates (both seats pooled) as a matplotlib figure. A cell whose 95%
+    Wilson interval excludes 50% is outlined and its rate starred; entrants are named where the table has
+    names (`entrant_label`)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
+    from matplotlib.patches import Rectangle
 
-    names = summary["matrix"]["entrants"]
+    entrants = summary["matrix"]["entrants"]
+    names = [entrant_label(summary, entrant) for entrant in entrants]
     rates = np.array([[np.nan if r is None else r for r in row] for row in summary["matrix"]["win_rate"]], float)
-    size = 2.4 + 0.7 * len(names)
+    intervals = matrix_intervals(summary)
+    longest = max((len(name) for name in names), default=0)
+    size = 2.4 + 0.7 * len(names) + 0.06 * max(0, longest - 8)
     fig, ax = plt.subplots(figsize=(size + 1.2, size), dpi=120)
     image = ax.imshow(rates, cmap="RdBu_r", vmin=0.0, vmax=1.0)
     ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
     ax.set_yticks(range(len(names)), names)
     for i in range(len(names)):
         for j in range(len(names)):
-            if not np.isnan(rates[i, j]):
-                ax.text(j, i, f"{rates[i, j]:.0%}", ha="center", va="center", fontsize=9 if len(names) <= 6 else 7,
-                        color=label_color(rates[i, j]))  # fmt: skip
-    ax.set_xlabel("opponent")
+            if np.isnan(rates[i, j]):
+                continue
+            cell = intervals[i][j]
+            differs = cell is not None and not cell[2][0] <= 0.5 <= cell[2][1]
+            ax.text(j, i, f"{rates[i, j]:.0%}{'*' if differs else ''}", ha="center", va="center",
+                    fontsize=9 if len(names) <= 6 else 7, color=label_color(rates[i, j]))  # fmt: skip
+            if differs:
+                ax.add_patch(Rectangle((j - 0.45, i - 0.45), 0.9, 0.9, fill=False, edgecolor="black", linewidth=1.5))
+    ax.set_xlabel("opponent\n(outlined, *: the rate's 95% interval excludes 50%, each cell on its own, uncorrected)")
     ax.set_ylabel(summary["kind"].removesuffix("s"))
     ax.set_title(
         f"{report_title(summary)}\nwin rate of row vs column, {summary['games_per_cell']} games per pairing and seat"
     )
     fig.colorbar(image, ax=ax, label="win rate")
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    return fig
 
 
 def label_color(rate: float) -> str:
@@ -249,7 +342,8 @@ def write_report_html(summary: dict[str, Any], heatmap: Path | None, path: Path,
         for p in summary["pairings"] + summary["mirrors"]
     )
     characters = "".join(
-        f"<tr><td>{esc(char)}</td><td>{c['wins']}/{c['games']}</td><td>{_pct(c['wins'] / c['games'])}</td>"
+        f"<tr><td>{esc(entrant_label(summary, char))}</td><td>{c['wins']}/{c['games']}</td>"
+        f"<td>{_pct(c['wins'] / c['games'])}</td>"
         f"<td>{_interval(c['ci95'])}</td><td>{summary['bradley_terry'][char]['strength']:.3f}</td>"
         f"<td>{_bt_interval(summary['bradley_terry'][char]['ci95'])}</td></tr>"
         for char, c in summary[summary["kind"]].items()
@@ -310,6 +404,7 @@ def print_balance(summary: dict[str, Any], console: Any, new: int = 0) -> None:
         f"{first_word}: {first['wins']}/{first['games']} = {plus_minus(first['wins'], first['games'], first['ci95'])}%"
         f", exact binomial p = {first['p_value']:.3g} (advantage {first['rate'] - 0.5:+.1%})"
     )
+    print_names(console, summary["kind"], summary[summary["kind"]], summary.get("entrant_names"))
     chars = Table(title=f"{summary['kind'].capitalize()} (all seats and opponents)")
     chars.add_column(summary["kind"].removesuffix("s"), no_wrap=True)
     for column in ("wins", "% ±95%", "Bradley–Terry", "its 95%"):
@@ -331,6 +426,21 @@ def print_balance(summary: dict[str, Any], console: Any, new: int = 0) -> None:
         f"(binomial test, Holm–Bonferroni α = {sig['alpha']})"
     )
     console.print(f"Agent {summary['agent']}: {validation_line(summary)}")
+
+
+def print_names(console: Any, kind: str, entrants: Iterable[str], names: Mapping[str, str] | None) -> None:
+    """Entrants whose ids are codes (`D1/L01`), in words (the deck and its leader or casters), as a small
+    table beside the tables that name them by id; nothing where the table has no names."""
+    if not names:
+        return
+    from rich.table import Table
+
+    words = Table(title=f"{kind.capitalize()} by name")
+    words.add_column(kind.removesuffix("s"), no_wrap=True)
+    words.add_column("name", overflow="fold")
+    for entrant in entrants:
+        words.add_row(entrant, names.get(entrant, ""))
+    console.print(words)
 
 
 def plus_minus(wins: int, games: int, ci: list[float]) -> str:

@@ -99,6 +99,23 @@ def two_proportion_z_test(wins_a: int, games_a: int, wins_b: int, games_b: int) 
     return min(1.0, 2 * NormalDist().cdf(-abs(z)))
 
 
+def detectable_difference(games_a: int, games_b: int, tests: int = 1, alpha: float = 0.05) -> float:
+    """The smallest difference of two rates (as a fraction) that `two_proportion_z_test` can flag with
+    `games_a` and `games_b` games, tested among `tests` cells with Holm-Bonferroni at `alpha`.
+
+    It is the test's critical difference at even odds (both rates near 50%, where the pooled variance
+    is largest): `z(1 - alpha / (2 tests)) * sqrt(0.25 (1/games_a + 1/games_b))`, the bound of Holm's
+    first and strictest step. No cell whose rates differ by less can be flagged; one that differs by
+    exactly this much is flagged about half the time (for 80% power add z(0.8) = 0.84 to z).
+    """
+    if games_a < 1 or games_b < 1:
+        raise ValueError(f"need at least one game in each sample, got {games_a} and {games_b}")
+    if tests < 1:
+        raise ValueError(f"need at least one test, got {tests}")
+    z = NormalDist().inv_cdf(1 - alpha / (2 * tests))
+    return z * math.sqrt(0.25 * (1 / games_a + 1 / games_b))
+
+
 def _binom_log_pmf(games: int, p: float) -> Callable[[int], float]:
     """Log pmf of Binomial(games, p) via lgamma, so huge `games` neither overflows nor underflows."""
     log_norm = math.lgamma(games + 1)

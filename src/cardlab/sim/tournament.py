@@ -23,6 +23,7 @@ from cardlab.core.errors import CardlabError
 from cardlab.core.game import Game
 from cardlab.games import REGISTRY, game_class, install
 from cardlab.sim.backends import import_ray, play_chunks, run_ray, timed_outcomes
+from cardlab.sim.interrupt import ignore_in_worker
 from cardlab.sim.match import GameRecord, play_match
 
 BACKENDS = ("process", "ray")
@@ -146,12 +147,32 @@ def _run_pool(tasks: Sequence[GameTask], workers: int) -> Iterator[TaskResult]:
         return
     # forkserver, not fork: forking a process that runs threads (JAX, numba) can deadlock.
     # Games registered at run time (e.g. a plugin outside cardlab) are registered in every worker too.
+    # Workers ignore Ctrl-C (it reaches the whole process group): the parent keeps what finished and
+    # ends them at once, without waiting for the chunks in flight (a game under search can take minutes).
     context = multiprocessing.get_context("forkserver")
-    pool = ProcessPoolExecutor(workers, context, initializer=install, initargs=(REGISTRY.extra(),))
+    pool = ProcessPoolExecutor(workers, context, initializer=_start_worker, initargs=(REGISTRY.extra(),))
     try:
         yield from play_chunks(tasks, workers, lambda chunk: pool.submit(timed_outcomes, chunk), Future.result)
+    except BaseException:  # Ctrl-C, an error, or the reader stopped early
+        _end_workers(pool)
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _start_worker(extra: Mapping[str, str]) -> None:
+    ignore_in_worker()
+    install(extra)
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool's workers now, their chunks in flight dropped (`shutdown` alone waits for them)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=5)
 
 
 class TaskList(Sequence[GameTask]):

@@ -271,6 +271,31 @@ class GamesDB:
             self._conn.executemany(_insert("batches", _BATCH_COLUMNS), [_batch_row(batch) for batch in batches])
         return sum(batch.count for batch in batches)
 
+    def put_batches(self, batches: Iterable[StoredBatch]) -> int:
+        """Insert kernel batches, or grow stored ones: a batch whose key (experiment, cell, seat, first index)
+        is stored already replaces it (an interrupted batch, stored with the games it finished, played on
+        to its end). One transaction; returns how many games were added."""
+        batches = list(batches)
+        columns = [name for name in _BATCH_COLUMNS if name not in ("experiment", "cell", "seat", "first_index")]
+        update = ", ".join(f"{name} = excluded.{name}" for name in columns)
+        conflict = "ON CONFLICT (experiment, cell, seat, first_index) DO UPDATE SET"
+        sql = f"{_insert('batches', _BATCH_COLUMNS)} {conflict} {update}"
+        key = "SELECT count FROM batches WHERE experiment = ? AND cell = ? AND seat = ? AND first_index = ?"
+        added = 0
+        with self._conn:
+            for batch in batches:
+                before = self._conn.execute(key, (batch.experiment, batch.cell, batch.seat, batch.first_index))
+                row = before.fetchone()
+                added += batch.count - (int(row[0]) if row else 0)
+                self._conn.execute(sql, _batch_row(batch))
+        return added
+
+    def stored_batches(self, experiment: str) -> dict[tuple[str, int, int], StoredBatch]:
+        """The kernel batches of `experiment` by (cell, first index, seat): what an interrupted run played."""
+        query = f"SELECT {', '.join(_BATCH_COLUMNS)} FROM batches WHERE experiment = ?"
+        cursor = self._conn.execute(query, (experiment,))
+        return {(batch.cell, batch.first_index, batch.seat): batch for batch in map(_stored_batch, cursor)}
+
     def batches(self, game: str, variant: str, agents: str) -> list[StoredBatch]:
         """All stored kernel batches of one game/variant/agent setting, in a stable order."""
         cursor = self._conn.execute(
@@ -304,6 +329,35 @@ class GamesDB:
         ).fetchall()
         counts = [CellCount(c, s, p1, p2, n, w1, w2, d, f) for c, s, p1, p2, f, n, w1, w2, d in rows]
         for b in self.batches(game, variant, agents):
+            counts.append(CellCount(b.cell, b.seat, b.p1, b.p2, b.count, b.p1_wins, b.p2_wins, b.draws,
+                                    b.fingerprint, b.reasons))  # fmt: skip
+        return counts
+
+    def agents(self, game: str, variant: str | None = None) -> dict[str, int]:
+        """The agent specs with stored games of `game` (of one `variant` if given) -> their games, most first."""
+        where, params = ("game = ?", (game,)) if variant is None else ("game = ? AND variant = ?", (game, variant))
+        found: dict[str, int] = {}
+        for query in (f"SELECT agents, COUNT(*) FROM games WHERE {where} GROUP BY agents",
+                      f"SELECT agents, SUM(count) FROM batches WHERE {where} GROUP BY agents"):  # fmt: skip
+            for agent, games in self._conn.execute(query, params):
+                found[agent] = found.get(agent, 0) + int(games)
+        return dict(sorted(found.items(), key=lambda item: (-item[1], item[0])))
+
+    def experiment_counts(self, experiment: str) -> list[CellCount]:
+        """The stored games of one experiment (reference games and kernel batches) as counts per cell,
+        seat and fingerprint: a sweep's plan reads only its own games."""
+        rows = self._conn.execute(
+            "SELECT cell, seat, p1, p2, fingerprint, COUNT(*), SUM(winner = 0), SUM(winner = 1), "
+            "SUM(winner NOT IN (0, 1)) FROM games WHERE experiment = ? "
+            "GROUP BY cell, seat, p1, p2, fingerprint ORDER BY cell, seat, p1, p2, fingerprint",
+            (experiment,),
+        ).fetchall()
+        counts = [CellCount(c, s, p1, p2, n, w1, w2, d, f) for c, s, p1, p2, f, n, w1, w2, d in rows]
+        cursor = self._conn.execute(
+            f"SELECT {', '.join(_BATCH_COLUMNS)} FROM batches WHERE experiment = ? ORDER BY cell, seat, first_index",
+            (experiment,),
+        )
+        for b in map(_stored_batch, cursor):
             counts.append(CellCount(b.cell, b.seat, b.p1, b.p2, b.count, b.p1_wins, b.p2_wins, b.draws,
                                     b.fingerprint, b.reasons))  # fmt: skip
         return counts

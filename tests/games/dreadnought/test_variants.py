@@ -29,7 +29,9 @@ from .dreadnought_positions import FILLER, GAME, apply_all, legal, make_position
 CK = (True, True)
 """Both casters checked: their abilities and their log are out of the way."""
 EVERY_ALTERNATIVE = {"draw_counts": "2_2", "draw_bursts": "2", "library_out": "every_use",
-                     "god_draw_windows": "every_window", "token_to": "first"}  # fmt: skip
+                     "god_draw_windows": "every_window", "token_to": "first", "mulligan_to": "deck",
+                     "tie_reveals": "no_limit", "trigger_order": "second", "reaction_first": "actor",
+                     "reactions": "stack", "blocker": "rechosen", "bp_filter": "printed"}  # fmt: skip
 
 
 def ruled(rules: dict[str, str] | None = None, patches: list[str] | None = None, **kwargs: Any) -> dict[str, Any]:

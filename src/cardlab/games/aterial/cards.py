@@ -285,7 +285,11 @@ def _apply_patch(data: dict[str, Any], card_id: str, field: str, text: str) -> N
 
 def load_deck(path: Path) -> Deck:
     """A deck file, checked for shape only; `validate_deck` applies the A5 rules."""
-    table = load_deck_table(path)
+    return parse_deck(load_deck_table(path))
+
+
+def parse_deck(table: DataTable) -> Deck:
+    """A deck file's `[[deck]]` table, checked for shape only (A21.1)."""
     check_fields(table, ("id", "name", "leader", "cards"))
     return Deck(
         id=require_str(table, "id"),
@@ -298,8 +302,28 @@ def load_deck(path: Path) -> Deck:
 def packaged_deck(deck_id: str) -> Deck:
     if deck_id not in PACKAGED_DECKS:
         raise KeyError(f"unknown packaged deck {deck_id!r}; packaged decks: {', '.join(PACKAGED_DECKS)}")
-    with resources.as_file(_data_file("decks", f"{deck_id}.toml")) as path:
+    with resources.as_file(packaged_deck_file(deck_id)) as path:
         return load_deck(path)
+
+
+def packaged_deck_file(deck_id: str) -> Traversable:
+    """The file of a packaged deck (A21.5)."""
+    return _data_file("decks", f"{deck_id}.toml")
+
+
+def sample_cards() -> Traversable:
+    """The packaged A21 card file."""
+    return _data_file("cards.toml")
+
+
+parse_card = _card
+"""One `[[cards]]` table as a card, checked against A4, A17 and A21.1 (what `load_card_set` does per table)."""
+
+
+def deck_title(deck: Deck, cards: CardSet) -> str:
+    """A deck and its leader in words, as tables name an entrant: `Vanguard of Dawn · Marshal Odette Renn`."""
+    leader = cards.by_id.get(deck.leader)
+    return f"{deck.name} · {leader.name if leader is not None else deck.leader}"
 
 
 def validate_deck(deck: Deck, cards: CardSet) -> list[tuple[str, str]]:

@@ -57,8 +57,11 @@ def why_illegal(state: AterialState, action: IndexedAction) -> str:
     verb = decoded.verb
     if verb == "ATTACK" and state.turn == 1:
         return "the first player's first turn has no attack phase (A12.1)"
-    if verb not in VERBS[window]:
-        return f"{verb} is not a choice during {PHASES[window]}: choose {' or '.join(VERBS[window])}"
+    verbs = VERBS[window]
+    if window == "action" and state._game.flags.action_moves:  # rule deployed_move=yes (A10.8)
+        verbs = (*verbs, "MOVE")
+    if verb not in verbs:
+        return f"{verb} is not a choice during {PHASES[window]}: choose {' or '.join(verbs)}"
     reason = ""
     if verb == "DEPLOY" and decoded.card is not None:
         reason = _deploy(state, decoded.card)
@@ -109,15 +112,27 @@ def _deploy(state: AterialState, card_id: str) -> str:
     supply, square = _best_supply(state)
     if square < 0:
         return "your field is full: no empty square to deploy on (A11.3)"
+    if card.cost < state.supply_needed(card):
+        return f"{_zero_cost(supply, square)}, the best empty square"
     return f"cost {card.cost} > dominance {supply} on {_square(square)}, the best empty square (A11.2, A11.3)"
+
+
+def _zero_cost(supply: int, square: int) -> str:
+    """Why a cost-0 card may not go where the supply is 0, under rule zero_cost=supplied (A11.7)."""
+    return (
+        f"a cost-0 card needs dominance 1 under these rules (zero_cost=supplied, A11.7): "
+        f"dominance {supply} on {_square(square)}"
+    )
 
 
 def _deploy_to(state: AterialState, square: int) -> str:
     me = state.active
     if state.field[me][square] != EMPTY:
         return f"{_square(square)} is occupied: deploy on an empty square (A11.3)"
-    cost = state.cards[state.selected].cost
-    return f"cost {cost} > dominance {state.supply(me, square)} on {_square(square)} (A11.2, A11.3)"
+    card = state.cards[state.selected]
+    if card.cost < state.supply_needed(card):
+        return _zero_cost(state.supply(me, square), square)
+    return f"cost {card.cost} > dominance {state.supply(me, square)} on {_square(square)} (A11.2, A11.3)"
 
 
 def _move(state: AterialState, square: int) -> str:
@@ -145,7 +160,14 @@ def _attack(state: AterialState, square: int) -> str:
     keys = state.keys[inst]
     if "cannot_attack" in keys:
         return f"{state.cards[inst].name} on {_square(square)} cannot attack"
-    if square >= 3 and "ranged" not in keys:
+    if inst == state.leader[state.active] and not state._game.flags.leader_attacks:
+        return "the leader does not attack under these rules (leader_attacks=no, A12.10)"
+    if square >= 3 and "ranged" not in keys and not state.can_attack(square):
+        if state._game.flags.back_row_attacks:  # rule engaged_row=both (A12.4)
+            return (
+                f"{_square(square)} is in the back row: only a ranged unit attacks from there while your "
+                "front row holds a unit (A12.3; engaged_row=both)"
+            )
         return f"{_square(square)} is in the back row: only a ranged unit attacks from there (A12.3)"
     return f"no enemy unit faces {_square(square)} or its diagonals in the engaged row (A12.4)"
 

@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 
 from cardlab.core.actions import IndexedAction
 from cardlab.core.carddata import CardDataError
+from cardlab.core.datacheck import DataRules
 from cardlab.core.decks import CARD_FILES_OPTION, SeatDecks, seat_decks_options
 from cardlab.core.errors import PositionError
 from cardlab.core.game import PLAYER_NAMES, Game, parse_player
@@ -38,7 +39,7 @@ from cardlab.games.aterial.cards import (
     validate_deck,
 )
 from cardlab.games.aterial.state import OPENING_HAND, W_MULLIGAN, AterialState
-from cardlab.games.aterial.variants import RULE_OPTIONS
+from cardlab.games.aterial.variants import RULE_OPTIONS, RuleFlags
 
 
 @dataclass(frozen=True)
@@ -168,6 +169,12 @@ class Aterial(SeatDecks[Deck], Game):
     packaged_decks = PACKAGED_DECKS
     override_field = "config.leaders"
     cards_module = "cardlab.games.aterial.cards"
+    data_rules = DataRules(
+        "A21.1",
+        {"type": "A4.1", "id": "A4.2", "name": "A4.2", "races": "A4.2", "dominance": "A4.2", "abilities": "A17",
+         "leader.lp": "A4.3", "leader.attack": "A4.3", "leader.cost": "A4.3", "subordinate.cost": "A4.4",
+         "subordinate.attack": "A4.4", "subordinate.hp": "A4.4", "deck.leader": "A5.4"},
+    )  # fmt: skip
 
     def __init__(self, config: AterialConfig | None = None) -> None:
         self.config = config or AterialConfig()
@@ -185,6 +192,7 @@ class Aterial(SeatDecks[Deck], Game):
         self.heal_capped = rule("heal_cap") == "starting_lp"  # A14.4
         limit = rule("hand_limit")  # A13.2
         self.hand_limit: int | None = None if limit == "none" else int(limit)
+        self.flags = RuleFlags.of(self.config)  # the A19 rulings' options (issue #33)
         self.actions = build_actions(list(self.card_set.cards))
         self.num_actions = len(self.actions.space)
         # Per card id, what the rules read on every effective-value computation.
@@ -243,6 +251,21 @@ class Aterial(SeatDecks[Deck], Game):
 
     def config_json(self) -> dict[str, Any]:
         return self.config.to_json()
+
+    @classmethod
+    def lab_config(
+        cls, decks: tuple[str, str], overrides: tuple[str | None, str | None], cards: tuple[str, ...] | None
+    ) -> dict[str, Any]:
+        """A balance table's config: the decks with their leaders (None: the deck's own, A5.4), P1 first."""
+        return {
+            "decks": {"P1": decks[0], "P2": decks[1]},
+            "leaders": {"P1": overrides[0], "P2": overrides[1]},
+            "first": "P1",
+            "cards": None if cards is None else list(cards),
+        }
+
+    def override_text(self, deck: Deck) -> str:
+        return deck.leader
 
     def _read_deck(self, name: str) -> Deck:
         return packaged_deck(name) if name in PACKAGED_DECKS else load_deck(Path(name))

@@ -3,7 +3,9 @@
 `choose(state, rng)` reads only what the player to move may know — both fields, LP, zone
 sizes, its own hand — so it is safe on a canonical or sampled world and cheap enough to be an
 MCTS rollout policy. Scores are simple: LP taken from the enemy leader counts double,
-destroying a unit counts its cost plus one, chip damage counts little.
+destroying a unit counts its cost plus one, chip damage counts little. Under the rule options it
+reads what they change (retaliation, a blocked attack's flank, siege on pierce, losing on an empty
+deck, moves in the action phase) and plays the spec's game exactly as without them.
 """
 
 from __future__ import annotations
@@ -36,17 +38,27 @@ def _remaining(state: AterialState, inst: int) -> int:
 
 
 def _attack_score(state: AterialState, attacker: int, target: int, side: bool) -> float:
-    """What an attack is worth: LP loss x2 on the leader; cost + 1 for a kill; a little for damage."""
+    """What an attack is worth: LP loss x2 on the leader; cost + 1 for a kill; a little for damage;
+    under rule retaliation=yes, less the attacker's cost + 1 when the target's answer destroys it."""
+    score = _hit_score(state, attacker, target, side)
+    if state.game.flags.retaliation and attacker != state.leader[state.owner[attacker]]:
+        back = max(0, state.attack_value(target) - state.amounts[attacker].get("armor", 0))
+        if back >= _remaining(state, attacker):
+            score -= 1.0 + state.cards[attacker].cost
+    return score
+
+
+def _hit_score(state: AterialState, attacker: int, target: int, side: bool) -> float:
     enemy = state.owner[target]
+    siege = state.amounts[attacker].get("siege", 0)
     if target == state.leader[enemy]:
-        return 2.0 * (state.cards[attacker].cost + state.amounts[attacker].get("siege", 0))
+        return 2.0 * (state.cards[attacker].cost + siege)
     dealt = max(0, state.attack_value(attacker, side) - state.amounts[target].get("armor", 0))
     if dealt >= _remaining(state, target):
-        return (
-            1.0
-            + state.cards[target].cost
-            + (dealt - _remaining(state, target) if "pierce" in state.keys[attacker] else 0)
-        )
+        excess = dealt - _remaining(state, target) if "pierce" in state.keys[attacker] else 0
+        if excess and state.game.flags.siege_pierce:  # rule siege_pierce=yes (A17.23)
+            excess += siege
+        return 1.0 + state.cards[target].cost + excess
     return 0.25 * dealt
 
 
@@ -68,6 +80,23 @@ def _deploy_square(state: AterialState, inst: int, squares: list[int]) -> int:
     return (preferred or squares)[0]
 
 
+def _safe_draws(state: AterialState) -> int:
+    """How many cards the active player may draw now without losing (A15.2; one fewer under deck_out=empty)."""
+    return len(state.decks[state.active]) - state.game.flags.deck_out_empty
+
+
+def _step_forward(state: AterialState, legal: tuple[IndexedAction, ...]) -> IndexedAction | None:
+    """`MOVE sq` for an attacker in the back row whose front square is empty (not the leader, not a support unit)."""
+    me = state.active
+    acts = state.game.actions
+    for square in (3, 4, 5):
+        inst = state.field[me][square]
+        movable = inst not in (EMPTY, state.leader[me]) and acts.move[square] in legal
+        if movable and not state.keys[inst] & _SUPPORT_KEYS and state.field[me][square - 3] == EMPTY:
+            return acts.move[square]
+    return None
+
+
 def _action(state: AterialState, legal: tuple[IndexedAction, ...]) -> IndexedAction:
     me = state.active
     acts = state.game.actions
@@ -83,11 +112,20 @@ def _action(state: AterialState, legal: tuple[IndexedAction, ...]) -> IndexedAct
                 return action
     card_set = state.game.card_set
     costs = {a: card_set[m.card].cost for a in legal if (m := acts.decode(a)).verb == "DEPLOY" and m.card is not None}
+    if state.game.flags.deck_out_empty:  # no card whose deploy_draw would empty the deck (rule deck_out=empty)
+        safe = _safe_draws(state)
+        costs = {
+            a: cost for a, cost in costs.items() if card_set[acts.decode(a).card or ""].amount("deploy_draw") <= safe
+        }
     if costs:  # the most expensive card we can place
         return max(costs, key=lambda a: (costs[a], a.text))
     cycle = [a for a in legal if acts.decode(a).key == "hand_cycle"]
-    if cycle and len(state.hands[me]) >= 4:
+    if cycle and len(state.hands[me]) >= 4 and (not state.game.flags.deck_out_empty or _safe_draws(state) >= 1):
         return cycle[0]
+    if state.game.flags.action_moves:  # rule deployed_move=yes: the move phase's steps, after deploying (A10.8)
+        step = _step_forward(state, legal)
+        if step is not None:
+            return step
     return acts.end_action
 
 
@@ -115,12 +153,8 @@ def choose(state: AterialState, rng: random.Random) -> IndexedAction:
         cheap = sum(1 for inst in state.hands[state.chooser] if state.cards[inst].cost <= 2)
         return acts.keep if cheap >= 2 else acts.mulligan
     if window == W_MOVE:  # step attackers from the back row into an empty front square
-        for square in (3, 4, 5):
-            inst = state.field[me][square]
-            movable = inst not in (EMPTY, state.leader[me]) and acts.move[square] in legal
-            if movable and not state.keys[inst] & _SUPPORT_KEYS and state.field[me][square - 3] == EMPTY:
-                return acts.move[square]
-        return acts.end_move
+        step = _step_forward(state, legal)
+        return acts.end_move if step is None else step
     if window == W_MOVE_TO:
         front = [a for a in legal if acts.to.index(a) < 3]
         return (front or list(legal))[0]
@@ -138,7 +172,8 @@ def choose(state: AterialState, rng: random.Random) -> IndexedAction:
     if window == W_BLOCK:  # block when the blocker survives, or to save LP from an expensive attacker
         defender = 1 - me
         blocker = state.field[defender][state.facing_square()]
-        dealt = max(0, state.attack_value(state.attacker) - state.amounts[blocker].get("armor", 0))
+        side = state.game.flags.blocked_side  # rule blocked_attack=side: flank still adds (A12.5)
+        dealt = max(0, state.attack_value(state.attacker, side) - state.amounts[blocker].get("armor", 0))
         on_leader = state.target == state.leader[defender]
         survives = dealt < _remaining(state, blocker)
         return acts.block if survives or (on_leader and state.cards[state.attacker].cost >= 3) else acts.no_block

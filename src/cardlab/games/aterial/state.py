@@ -352,23 +352,30 @@ class AterialState(SteppingState):
         return self.cards[inst].hp + self._aura_bonus(inst)[1]
 
     def supply(self, player: Player, square: int) -> int:
-        """A11.2: dominance supplied to a square by orthogonal neighbours (diagonal with wide_reach)."""
+        """A11.2: dominance supplied to a square by orthogonal neighbours (diagonal with wide_reach).
+
+        Rule leader_supplies=no: the leader supplies nothing."""
         field = self.field[player]
         cards = self.cards
         table = self._game.dominance
+        silent = EMPTY if self._game.flags.leader_supplies else self.leader[player]
         total = 0
         for n in ORTHOGONAL[square]:
             inst = field[n]
-            if inst != EMPTY:
+            if inst != EMPTY and inst != silent:
                 dominance, rear_support, _ = table[cards[inst].id]
                 total += dominance + rear_support if n >= 3 else dominance
         for n in DIAGONAL[square]:
             inst = field[n]
-            if inst != EMPTY:
+            if inst != EMPTY and inst != silent:
                 dominance, rear_support, wide_reach = table[cards[inst].id]
                 if wide_reach:
                     total += dominance + rear_support if n >= 3 else dominance
         return total
+
+    def supply_needed(self, card: CardDef) -> int:
+        """A11.3, A11.7: the supply a square needs for `card`: its cost (at least 1 under rule zero_cost=supplied)."""
+        return max(card.cost, self._game.flags.min_supply)
 
     # -- advancing --------------------------------------------------------------------------
 
@@ -439,6 +446,10 @@ class AterialState(SteppingState):
 
     def _move_options(self) -> tuple[IndexedAction, ...]:
         """A10.1: `MOVE sq` for every unit with a move left and somewhere to go, and END_MOVE."""
+        return (*self._unit_moves(), self._game.actions.end_move)
+
+    def _unit_moves(self) -> list[IndexedAction]:
+        """`MOVE sq` for every unit of the active player with a move left and somewhere to go (A10.2-A10.4)."""
         acts = self._game.actions
         me = self.active
         field = self.field[me]
@@ -450,8 +461,7 @@ class AterialState(SteppingState):
                 continue
             if inst == leader or EMPTY in [field[n] for n in ORTHOGONAL[square]]:
                 options.append(acts.move[square])  # the leader can always step (onto a subordinate if need be)
-        options.append(acts.end_move)
-        return tuple(options)
+        return options
 
     def _attack_options(self) -> tuple[IndexedAction, ...]:
         """A12.3-A12.4: `ATTACK sq` for every eligible unit with a legal target, and END_ATTACK."""
@@ -460,11 +470,8 @@ class AterialState(SteppingState):
         defender = self.field[1 - me]
         row = self._engaged_row(1 - me)
         options = []
-        for square, inst in enumerate(self.field[me]):
-            if inst == EMPTY or not self.ready[inst]:
-                continue
-            keys = self.keys[inst]
-            if "cannot_attack" in keys or (square >= 3 and "ranged" not in keys):
+        for square in range(6):
+            if not self.can_attack(square):
                 continue
             facing, diagonals = ATTACK_SQUARES[square % 3][row]
             if defender[facing] != EMPTY or any(defender[sq] != EMPTY for sq in diagonals):
@@ -472,10 +479,30 @@ class AterialState(SteppingState):
         options.append(acts.end_attack)
         return tuple(options)
 
+    def can_attack(self, square: int) -> bool:
+        """A12.3: the active player's unit on `square` is an eligible attacker: ready, without
+        `cannot_attack`, in the front row or `ranged`. Rule engaged_row=both: any unit in the back row
+        while its own front row is empty (A12.4); rule leader_attacks=no: never the leader (A12.10)."""
+        me = self.active
+        field = self.field[me]
+        inst = field[square]
+        if inst == EMPTY or not self.ready[inst]:
+            return False
+        keys = self.keys[inst]
+        if "cannot_attack" in keys:
+            return False
+        flags = self._game.flags
+        if not flags.leader_attacks and inst == self.leader[me]:
+            return False
+        if square >= 3 and "ranged" not in keys:
+            return flags.back_row_attacks and field[0] == EMPTY and field[1] == EMPTY and field[2] == EMPTY
+        return True
+
     def _deploy_squares(self, player: Player, card: CardDef) -> list[int]:
-        """A11.3: empty squares whose supply covers the card's cost."""
+        """A11.3: empty squares whose supply covers the card's cost (A11.7: at least 1 under zero_cost=supplied)."""
         field = self.field[player]
-        return [sq for sq in range(6) if field[sq] == EMPTY and self.supply(player, sq) >= card.cost]
+        needed = self.supply_needed(card)
+        return [sq for sq in range(6) if field[sq] == EMPTY and self.supply(player, sq) >= needed]
 
     def _engaged_row(self, defender: Player) -> int:
         """A12.4: the defender's front row if it holds a unit, else the back row."""
@@ -487,16 +514,12 @@ class AterialState(SteppingState):
 
         Public information only (fields, ready states, abilities): the observation shows the same
         squares for each unit as `attack_targets`. ([], EMPTY) when no unit stands there or it is not
-        an eligible attacker (acted, `cannot_attack`, back row without `ranged`). A target on the
+        an eligible attacker (`can_attack`: acted, `cannot_attack`, back row without `ranged`). A target on the
         facing square is a front attack, any other a side attack (A12.4 step 4). The phase is not
         checked: on turn 1 there is no attack phase at all (A12.1).
         """
         me = self.active
-        inst = self.field[me][square]
-        if inst == EMPTY or not self.ready[inst]:
-            return [], EMPTY
-        keys = self.keys[inst]
-        if "cannot_attack" in keys or (square >= 3 and "ranged" not in keys):
+        if not self.can_attack(square):
             return [], EMPTY
         defender = self.field[1 - me]
         facing, diagonals = ATTACK_SQUARES[column_of(square)][self._engaged_row(1 - me)]
@@ -525,8 +548,8 @@ class AterialState(SteppingState):
         options: list[IndexedAction] = [
             acts.deploy[card_id]
             for card_id in hand_ids
-            if hand_cards[card_id].type == "subordinate" and hand_cards[card_id].cost <= best_supply  # A11.3
-        ]
+            if hand_cards[card_id].type == "subordinate" and self.supply_needed(hand_cards[card_id]) <= best_supply
+        ]  # A11.3
         activate = acts.activate
         for sq, inst in enumerate(field):
             if inst != EMPTY:
@@ -535,6 +558,8 @@ class AterialState(SteppingState):
                         options.append(activate[(sq, key)])
         for card_id in hand_ids:
             options.extend(game.hand_actions[card_id])  # a friendly unit (the leader) always exists
+        if game.flags.action_moves:  # rule deployed_move=yes: moves in the action phase (A10.8)
+            options.extend(self._unit_moves())
         options.append(acts.end_action)
         return tuple(options)
 
@@ -611,8 +636,9 @@ class AterialState(SteppingState):
                     self._log("destroyed", player=player_name(player), card=self.cards[inst].id)
                 for farewell in self.cards[inst].abilities_of("farewell_heal"):
                     self.triggers.append(Trigger(player, "farewell_heal", farewell.amount, inst))
+        deck_out_empty = self._game.flags.deck_out_empty  # rule deck_out=empty (A15.2)
         for p in (0, 1):
-            if self.lp[p] <= 0:
+            if self.lp[p] <= 0 or (deck_out_empty and not self.decks[p]):
                 self.lost[p] = True
         if self.lost[0] or self.lost[1]:
             if self.lost[0] and self.lost[1]:
@@ -678,9 +704,10 @@ class AterialState(SteppingState):
         if game.upkeep_supply:
             self._upkeep(me)
         if self.turn > 1 or game.first_draw:  # A9.2; rule first_draw=no skips the first player's turn-1 draw
-            self._draw(me)
+            self._draw(me, game.flags.draw_count)  # A9.1: one card (rule draw_count)
         if not self._state_check():
-            self.window = W_MOVE
+            # Rule deployed_move=yes: moves are made in the action phase (A10.8), so no move window.
+            self.window = W_ACTION if game.flags.action_moves else W_MOVE
 
     def _upkeep(self, me: Player) -> None:
         """Rule supply_check=upkeep (A11.6): after the ready step, every subordinate of the active player
@@ -691,7 +718,7 @@ class AterialState(SteppingState):
         starved = [
             inst
             for inst in self.field[me]
-            if inst not in (EMPTY, leader) and self.supply(me, self.square_of[inst]) < cards[inst].cost
+            if inst not in (EMPTY, leader) and self.supply(me, self.square_of[inst]) < self.supply_needed(cards[inst])
         ]
         for inst in starved:
             self._leave_field(inst)
@@ -717,14 +744,21 @@ class AterialState(SteppingState):
         _HANDLERS[self.window](self, cast(IndexedAction, action))  # only ever one of this state's legal actions
 
     def _on_mulligan(self, action: IndexedAction) -> None:
-        """A6.4: redraw 5, then shuffle the old 5 into the deck; first player decides first."""
+        """A6.4: redraw 5, then shuffle the old 5 into the deck; first player decides first.
+
+        Rule mulligan=shuffle_first: the old 5 are shuffled into the deck first, then 5 are drawn."""
         player = self.chooser
         if action == self._game.actions.mulligan:
             old = self.hands[player][:]
             self.hands[player].clear()
-            self._draw(player, OPENING_HAND)
-            self.decks[player].extend(old)
-            self._shuffle(self.decks[player], f"mulligan:{player}")
+            if self._game.flags.shuffle_first:
+                self.decks[player].extend(old)
+                self._shuffle(self.decks[player], f"mulligan:{player}")
+                self._draw(player, OPENING_HAND)
+            else:
+                self._draw(player, OPENING_HAND)
+                self.decks[player].extend(old)
+                self._shuffle(self.decks[player], f"mulligan:{player}")
         if self.events is not None:
             self._log("mulligan" if action == self._game.actions.mulligan else "keep", player=player_name(player))
         if player == self.first:
@@ -766,7 +800,7 @@ class AterialState(SteppingState):
                 frm=SQUARE_NAMES[self.selected],
                 to=SQUARE_NAMES[destination],
             )
-        self.window = W_MOVE
+        self.window = W_ACTION if self._game.flags.action_moves else W_MOVE  # rule deployed_move (A10.8)
 
     def _on_action(self, action: IndexedAction) -> None:
         acts = self._game.actions
@@ -775,6 +809,10 @@ class AterialState(SteppingState):
         verb, card_id, key = move.verb, move.card, move.key
         if action == acts.end_action:
             self.window = W_ATTACK
+        elif verb == "MOVE":  # rule deployed_move=yes: a move in the action phase (A10.8)
+            assert move.square is not None
+            self.selected = move.square
+            self.window = W_MOVE_TO
         elif verb == "DEPLOY":
             self.selected = min(inst for inst in self.hands[me] if self.cards[inst].id == card_id)
             self.window = W_DEPLOY_TO
@@ -900,6 +938,7 @@ class AterialState(SteppingState):
             and "evasive" not in self.keys[self.attacker]
             and blocker != EMPTY
             and blocker != self.leader[enemy]
+            and (self.ready[blocker] or not self._game.flags.blocker_ready)  # rule blocker_state=ready (A12.5)
         )
         if can_block:  # A12.5
             self.window = W_BLOCK
@@ -907,11 +946,17 @@ class AterialState(SteppingState):
             self._combat()
 
     def _on_block(self, action: IndexedAction) -> None:
-        """A12.5: a block redirects the attack to the facing subordinate; it becomes a front attack."""
+        """A12.5: a block redirects the attack to the facing subordinate; it becomes a front attack.
+
+        Rule blocker_state=ready: the blocker becomes acted; rule blocked_attack=side: the attack stays a
+        side attack."""
         if action == self._game.actions.block:
             enemy = 1 - self.active
+            flags = self._game.flags
             self.target = self.field[enemy][self.facing_square()]
-            self.side = False
+            self.side = flags.blocked_side
+            if flags.blocker_ready:
+                self.ready[self.target] = False
             if self.events is not None:
                 self._log("block", player=player_name(enemy), card=self.cards[self.target].id)
         self._combat()
@@ -922,10 +967,16 @@ class AterialState(SteppingState):
         return ATTACK_SQUARES[column_of(self.square_of[self.attacker])][row][0]
 
     def _combat(self) -> None:
-        """A12.7 step 5d and A12.8 step 5e."""
+        """A12.7 step 5d and A12.8 step 5e.
+
+        Rule retaliation=yes: the target (leader or subordinate) deals its effective attack to a
+        subordinate attacker in the same step, read before either is damaged. Rule siege_pierce=yes:
+        siege adds to a pierce excess above 0 (A17.23)."""
         enemy = 1 - self.active
         attacker, target = self.attacker, self.target
         card = self.cards[attacker]
+        flags = self._game.flags
+        back = self.attack_value(target) if flags.retaliation and attacker != self.leader[self.active] else 0
         if target == self.leader[enemy]:
             loss = card.cost + self.amounts[attacker].get("siege", 0)  # A12.7, A17.7
             self.lp[enemy] -= loss
@@ -937,9 +988,16 @@ class AterialState(SteppingState):
             if self.events is not None:
                 self._log("damage", player=player_name(enemy), card=self.cards[target].id, amount=dealt)
             if "pierce" in self.keys[attacker] and dealt > left:  # A17.5: the excess goes to the enemy leader
-                self.lp[enemy] -= dealt - left
+                excess = dealt - left
+                if flags.siege_pierce:
+                    excess += self.amounts[attacker].get("siege", 0)
+                self.lp[enemy] -= excess
                 if self.events is not None:
-                    self._log("lp_loss", player=player_name(enemy), amount=dealt - left, lp=self.lp[enemy])
+                    self._log("lp_loss", player=player_name(enemy), amount=excess, lp=self.lp[enemy])
+        if back:
+            taken = self._deal_damage(attacker, back)
+            if self.events is not None:
+                self._log("damage", player=player_name(self.active), card=card.id, amount=taken)
         self.attacker = self.target = EMPTY
         self.side = False
         if not self._state_check():

@@ -777,7 +777,12 @@ def _patched_card(table: DataTable, card_id: str, edits: list[tuple[str, str]], 
 
 def load_deck(path: Path) -> Deck:
     """A deck file, checked for shape only; `validate_deck` applies D3. `id` defaults to the file name."""
-    table = load_deck_table(path)
+    return parse_deck(load_deck_table(path))
+
+
+def parse_deck(table: DataTable) -> Deck:
+    """A deck file's `[[deck]]` table, checked for shape only (D22.1); `id` defaults to the file name."""
+    path = table.path
     check_fields(table, ("name", "casters", "cards"), ("id",))
     casters = table.data["casters"]
     if not isinstance(casters, list) or not all(isinstance(item, str) and item for item in casters):
@@ -793,8 +798,28 @@ def load_deck(path: Path) -> Deck:
 def packaged_deck(deck_id: str) -> Deck:
     if deck_id not in PACKAGED_DECKS:
         raise KeyError(f"unknown packaged deck {deck_id!r}; packaged decks: {', '.join(PACKAGED_DECKS)}")
-    with resources.as_file(_data_file("decks", f"{deck_id}.toml")) as path:
+    with resources.as_file(packaged_deck_file(deck_id)) as path:
         return load_deck(path)
+
+
+def packaged_deck_file(deck_id: str) -> Traversable:
+    """The file of a packaged starter deck (D23.3)."""
+    return _data_file("decks", f"{deck_id}.toml")
+
+
+def sample_cards() -> Traversable:
+    """The packaged D23 card file."""
+    return _data_file("cards.toml")
+
+
+parse_card = _card
+"""One `[[cards]]` table as a card, checked against D2 and D22 (what `load_card_set` does per table)."""
+
+
+def deck_title(deck: Deck, cards: CardSet) -> str:
+    """A deck and its casters in words, as tables name an entrant: `Ember & Spark · Ignis Varga + Oren Quill`."""
+    names = [cards.by_id[caster].name if caster in cards.by_id else caster for caster in deck.casters]
+    return f"{deck.name} · {' + '.join(names)}"
 
 
 # ---- deck validation (D3) ----

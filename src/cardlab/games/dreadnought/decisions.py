@@ -585,7 +585,8 @@ def _a_block(s: State, action: IndexedAction, player: int) -> None:
     if s.events is not None:
         s._log("block", player=player_name(player), blocker=s.describe(s.blocker))
     s._queue_event("on_block", [s.blocker])
-    s._then(("settle",), ("react", player, 0), ("attack_damage",))
+    first = 1 - player if s.game.actor_reacts_first else player  # D10.4 (rule reaction_first)
+    s._then(("settle",), ("react", first, 0), ("attack_damage",))
 
 
 def _o_react(s: State, player: int, passes: int) -> Options:

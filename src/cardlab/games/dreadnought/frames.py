@@ -8,6 +8,7 @@ This module imports neither the state nor the decisions at run time, so that bot
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -80,13 +81,20 @@ def _f_setup(s: DreadnoughtState) -> None:
 
 
 def _f_mull_done(s: DreadnoughtState) -> None:
-    """D4.6: the set-aside cards go to the discard (the spec's ruling) and as many are drawn, then turn 1."""
+    """D4.6: the set-aside cards go to the discard (the spec's ruling; rule mulligan_to=deck: shuffled back into the
+    deck, R-VD1) and as many are drawn, then turn 1."""
     draws: list[Frame] = []
     for p in (0, 1):
         draws += [("draw1", p)] * len(s.mull[p])
         if s.events is not None:
             s._log("mulligan", player=player_name(p), cards=[s.cards[i].id for i in s.mull[p]])
-        s.discard[p].extend(s.mull[p])
+        if s._game.mulligan_to_deck and s.mull[p]:
+            deck = s.deck[p]
+            deck.extend(s.mull[p])
+            # The state holds no random stream: the deck's own (seeded, hidden) order seeds the shuffle (R-VD1).
+            random.Random(",".join(map(str, deck))).shuffle(deck)
+        else:
+            s.discard[p].extend(s.mull[p])
         s.mull[p].clear()
     s._then(*draws, ("turn",))
 
@@ -152,11 +160,11 @@ def _f_decide(s: DreadnoughtState) -> None:
 
 
 def _f_compare(s: DreadnoughtState, reveals: int) -> None:
-    """D6.5-D6.6: higher speed is F; ties re-reveal up to three times, then the token decides."""
+    """D6.5-D6.6: higher speed is F; ties re-reveal up to three times (rule tie_reveals), then the token decides."""
     speeds = (s.current_speed(0), s.current_speed(1))
     if speeds[0] != speeds[1]:
         first = 0 if speeds[0] > speeds[1] else 1
-    elif reveals < TIE_REVEALS and can_reveal(s, 0) and can_reveal(s, 1):
+    elif reveals < s._game.tie_reveals and can_reveal(s, 0) and can_reveal(s, 1):  # rule tie_reveals
         if s._game.hp_for_every_use:
             for p in s._order():
                 if hp_for_deck(s, p, 1, ("compare", reveals)):
@@ -339,8 +347,10 @@ def _f_settle(s: DreadnoughtState) -> None:
 
 
 def _f_next_trigger(s: DreadnoughtState) -> None:
-    """D5.5: F's triggers first, in the order F picks, then S's."""
+    """D5.5: F's triggers first, in the order F picks, then S's (rule trigger_order=second: S's first)."""
     first, second = s._order()
+    if s._game.second_triggers_first:
+        first, second = second, first
     player = first if any(t[0] == first for t in s.triggers) else second
     choices = trigger_choices(s, player)
     if len(choices) > 1:
@@ -442,10 +452,14 @@ def _f_paid(s: DreadnoughtState, play: Play) -> None:
         s._statics = None
         if s.events is not None:
             s._log("arms", player=player_name(p), card=s.cards[play.card].id, caster=s.cards[caster].id)
-    elif play.action:
-        s._then(("react", 1 - p, 0), ("resolve", play))
+    elif play.action:  # D10.4: the other player reacts first (rule reaction_first=actor: the actor)
+        s._then(("react", p if s._game.actor_reacts_first else 1 - p, 0), ("resolve", play))
     elif play.kind != "upkeep":
-        s._then(("resolve", play))
+        if s._game.reaction_stack and s.stack and s.stack[-1][0] == "react":
+            # rule reactions=stack (R-VD4): a reaction waits below the window, on the ones played before it
+            s._then(s.stack.pop(), ("resolve", play))
+        else:
+            s._then(("resolve", play))
 
 
 def _enter(s: DreadnoughtState, play: Play) -> None:
@@ -672,9 +686,14 @@ def _end_attack(s: DreadnoughtState) -> None:
 
 
 def _f_attack_damage(s: DreadnoughtState) -> None:
-    """D10.7 attack damage, D10.8 attack bonus."""
+    """D10.7 attack damage, D10.8 attack bonus. Rule blocker=rechosen: a blocker that left is chosen again."""
     attackers = [a for a in s.attackers if s.on_field(a)]
     blocker, area, defender = s.blocker, s.attack_area, 1 - s.attack_player
+    left = blocker == EMPTY or not s.on_field(blocker) or s.area_of[blocker] != area
+    if attackers and left and s._game.blocker_rechosen and blockers(s):
+        s.blocker = EMPTY  # R-VD5: a new blocker, its on_block triggers and a new reaction window
+        s._then(("block", defender))
+        return
     if attackers and blocker != EMPTY and s.on_field(blocker) and s.area_of[blocker] == area:
         damage = max(0, sum(s.bp(a) for a in attackers) + s.attack_mod)
         dealt = max(0, damage - s.shields(blocker))

@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 
 from cardlab.core.actions import IndexedAction
 from cardlab.core.carddata import CardDataError
+from cardlab.core.datacheck import DataRules
 from cardlab.core.decks import CARD_FILES_OPTION, SeatDecks, seat_decks_options
 from cardlab.core.errors import CardlabError, PositionError
 from cardlab.core.game import PLAYER_NAMES, Game
@@ -39,7 +40,7 @@ from cardlab.games.dreadnought.cards import (
     validate_deck,
 )
 from cardlab.games.dreadnought.state import DUMMY_SLOTS, DreadnoughtState
-from cardlab.games.dreadnought.variants import DRAW_COUNTS, RULE_OPTIONS
+from cardlab.games.dreadnought.variants import DRAW_COUNTS, RULE_OPTIONS, TIE_REVEAL_COUNTS
 
 DUMMY_CARD = CardDef(id="dummy", type="unit", name="", cluster=(), size="S", bp=50)
 """What a dummy is on the field (D15.1): the token's card; its real card stays closed."""
@@ -109,6 +110,12 @@ class DreadnoughtConfig(RuledConfig):
         return cls((decks["P1"], decks["P2"]), (p1, p2), None if cards is None else tuple(cards), rules, patches)
 
 
+def caster_pair(text: str) -> tuple[str, str] | None:
+    """`X02+X03` as a pair of caster ids; None when it is not written as two ids joined by '+'."""
+    parts = [part.strip() for part in text.split("+")]
+    return (parts[0], parts[1]) if len(parts) == 2 and all(parts) else None
+
+
 class Dreadnought(SeatDecks[Deck], Game):
     """Dreadnought for one configuration; the action space follows the card set."""
 
@@ -168,6 +175,13 @@ class Dreadnought(SeatDecks[Deck], Game):
     packaged_decks = PACKAGED_DECKS
     override_field = "config.casters"
     cards_module = "cardlab.games.dreadnought.cards"
+    data_rules = DataRules(
+        "D22.1",
+        {"type": "D2.1", "cluster": "D2.2", "cond": "D2.2", "speed": "D2.2", "cost": "D2.2", "extra": "D12",
+         "abilities": "D22.4", "grants": "D2.8", "sub": "D18", "max_copies": "D3.3", "caster.cluster": "D2.4",
+         "caster.hp": "D2.4", "caster.hp_value": "D2.4", "size": "D2.5", "bp": "D2.5", "upkeep": "D2.6",
+         "timing": "D5.4", "require": "D22.5", "effects": "D22.2", "deck.casters": "D3.1"},
+    )  # fmt: skip
 
     def __init__(self, config: DreadnoughtConfig | None = None) -> None:
         self.config = config or DreadnoughtConfig()
@@ -177,6 +191,13 @@ class Dreadnought(SeatDecks[Deck], Game):
         self.hp_for_every_use = rule("library_out") == "every_use"  # D20.2
         self.god_draw_everywhere = rule("god_draw_windows") == "every_window"  # D17.2
         self.token_to_first = rule("token_to") == "first"  # D6.7
+        self.mulligan_to_deck = rule("mulligan_to") == "deck"  # D4.6
+        self.tie_reveals = TIE_REVEAL_COUNTS[rule("tie_reveals")]  # D6.6
+        self.second_triggers_first = rule("trigger_order") == "second"  # D5.5
+        self.actor_reacts_first = rule("reaction_first") == "actor"  # D10.4
+        self.reaction_stack = rule("reactions") == "stack"  # D10.4
+        self.blocker_rechosen = rule("blocker") == "rechosen"  # D10.7
+        self.printed_bp_filters = rule("bp_filter") == "printed"  # D22.6
         extra = None if self.config.cards is None else [Path(path) for path in self.config.cards]
         self.card_set: CardSet = load_card_set(extra, with_sample_set=True, patches=self.config.patches)
         self.config = without_printed_edits(  # an edit to a card's printed value is no edit (R-V1)
@@ -245,11 +266,30 @@ class Dreadnought(SeatDecks[Deck], Game):
         decks, cards = seat_decks_options(options, ("ember_spark", "tide_grove"))
         casters: list[tuple[str, str] | None] = []
         for pair in seat_values(options.get("casters")):
-            parts = [] if pair is None else pair.split("+")
-            if pair is not None and (len(parts) != 2 or not all(parts)):
+            if pair is not None and caster_pair(pair) is None:
                 raise CardlabError(f"--casters takes two caster ids joined by '+' per seat, e.g. X02+X03, got {pair!r}")
-            casters.append(None if pair is None else (parts[0], parts[1]))
+            casters.append(None if pair is None else caster_pair(pair))
         return cls(DreadnoughtConfig(decks, (casters[0], casters[1]), cards))
+
+    @classmethod
+    def lab_config(
+        cls, decks: tuple[str, str], overrides: tuple[str | None, str | None], cards: tuple[str, ...] | None
+    ) -> dict[str, Any]:
+        """A balance table's config: the decks with their caster pairs (`X02+X03`; None: the deck's own, D3.4)."""
+        casters: dict[str, list[str] | None] = {}
+        for seat, text in zip(PLAYER_NAMES, overrides, strict=True):
+            pair = None if text is None else caster_pair(text)
+            if text is not None and pair is None:
+                raise ValueError(f"a caster pair is two caster ids joined by '+', e.g. X02+X03, got {text!r}")
+            casters[seat] = None if pair is None else list(pair)
+        return {
+            "decks": {"P1": decks[0], "P2": decks[1]},
+            "casters": casters,
+            "cards": None if cards is None else list(cards),
+        }
+
+    def override_text(self, deck: Deck) -> str:
+        return "+".join(deck.casters)
 
     def card_text(self, card: str) -> str | None:
         """The card's printed data (D2, D22.1): type, cluster, speed, cost, size, BP, HP, timing, effects."""

@@ -172,6 +172,10 @@ class _View:
         self._hp = [[seat[area]["hp"] for area in AREAS] for seat in self.seats]
         pending = obs["pending_action"]
         self.pending_play = None if pending is None else self.play(pending)
+        self.waiting: tuple[_Play, ...] = ()
+        if s.game.reaction_stack:  # rule reactions=stack (R-VD4): reactions on the public stack, next to resolve first
+            self.waiting = tuple(_Play(f[1].kind, f[1].player, f[1].source, f[1].ref, f[1].targets)
+                                 for f in reversed(s.stack) if f[0] == "resolve" and not f[1].action)  # fmt: skip
         self._bp: dict[int, int] = {}
         self._sh: dict[int, int] = {}
         self._plans: dict[Any, float] = {}
@@ -410,7 +414,10 @@ class _View:
         return self.pending_play
 
     def value(self, sc: _Scenario, plans: bool) -> float:
-        """My value of the scenario once the pending item (if any) resolves."""
+        """My value of the scenario once the waiting reactions (rule reactions=stack) and the pending item (if any)
+        resolve."""
+        for waiting in self.waiting:
+            sc = self.apply_play(sc, waiting)
         play = self.pending()
         if play is not None:
             sc = self.apply_play(sc, play)

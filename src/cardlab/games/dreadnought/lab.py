@@ -1,38 +1,68 @@
-"""Balance-lab matchups for Dreadnought: each starter deck with every legal caster pair (D3, D23)."""
+"""Balance-lab matchups for Dreadnought: each starter deck with every legal caster pair (D3, D23), or the
+designer's own decks and caster pairs (`--entrants ember_spark:X02+X03,my_deck.toml:X04+X07 --cards FILE`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
-from cardlab.core.plugin import Matchups
-from cardlab.games.dreadnought.cards import PACKAGED_DECKS, Deck, load_card_set, packaged_deck, validate_deck
+from cardlab.core.entrants import deck_matchups
+from cardlab.core.plugin import ConfigOption, Matchups
+from cardlab.games.dreadnought.cards import (
+    PACKAGED_DECKS,
+    Deck,
+    deck_title,
+    load_card_set,
+    packaged_deck,
+    validate_deck,
+)
+
+ENTRANTS_OPTION = ConfigOption(
+    "entrants",
+    "the table's entrants, each a deck (packaged id or deck file) and ':' its caster pair joined by '+' (D3.1, "
+    "D3.4; the deck's own when left out), e.g. ember_spark:X02+X03,my_deck.toml:X04+X07",
+    example="ember_spark:X02+X03,my_deck.toml:X04+X07",
+)
+"""`--entrants` of balance, report, compare and sweep (with `--cards FILE`): the designer's own table."""
 
 
 def entrants() -> tuple[str, ...]:
     """`ember_spark/X01+X03` ...: every packaged deck with each pair of sample casters it is legal with (D3.4)."""
+    return tuple(_legal())
+
+
+def _legal() -> dict[str, str]:
+    """Every packaged deck with each legal pair of sample casters, in words (`Ember & Spark · Ignis Varga + ...`)."""
     cards = load_card_set()
     casters = [card.id for card in cards.casters()]
-    found = []
+    found = {}
     for deck_id in PACKAGED_DECKS:
         deck = packaged_deck(deck_id)
         for pair in combinations(casters, 2):
-            if not validate_deck(Deck(deck.id, deck.name, pair, deck.cards), cards):
-                found.append(f"{deck_id}/{'+'.join(pair)}")
-    return tuple(found)
+            seat = Deck(deck.id, deck.name, pair, deck.cards)
+            if not validate_deck(seat, cards):
+                found[f"{deck_id}/{'+'.join(pair)}"] = deck_title(seat, cards)
+    return found
 
 
 def matchups(variant: str | None) -> Matchups:
     """The only variant is `starter`: the packaged D23 set, its two starter decks and seven casters."""
+    from cardlab.games.dreadnought.game import Dreadnought
+
     if variant not in (None, "starter"):
         raise ValueError(f"unknown Dreadnought balance variant {variant!r}; the only one is 'starter'")
 
     def config(first: str, second: str) -> dict[str, Any]:
         (deck_1, pair_1), (deck_2, pair_2) = first.split("/"), second.split("/")
-        return {
-            "decks": {"P1": deck_1, "P2": deck_2},
-            "casters": {"P1": pair_1.split("+"), "P2": pair_2.split("+")},
-            "cards": None,
-        }
+        return Dreadnought.lab_config((deck_1, deck_2), (pair_1, pair_2), None)
 
-    return Matchups("dreadnought", "starter", entrants(), "entrants", config)
+    names = _legal()
+    return Matchups("dreadnought", "starter", tuple(names), "entrants", config, summary_fields={"entrant_names": names})
+
+
+def own_matchups(base: Matchups, entrants: Sequence[str], cards: Sequence[str]) -> Matchups:
+    """`base` with the designer's entrants (all of base's when none) and card files (`cardlab.core.entrants`)."""
+    from cardlab.games.dreadnought.game import Dreadnought
+
+    return deck_matchups(Dreadnought, base, entrants, cards)

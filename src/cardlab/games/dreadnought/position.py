@@ -700,12 +700,18 @@ BELOW: dict[str, frozenset[str]] = {kind: frozenset(below) for kind, below in {
     "hpdraw": ["draw1", "draw_bursts", "effect", "finish", "turn"], "limit": ["hand_limit"],
     "hpdeck": ["compare", "draw_bursts", "effect", "material", "reveals"],
 }.items()}  # fmt: skip
-"""Per frame kind, the kinds that may lie directly below it ("": the bottom of the stack).
+"""Per frame kind, the kinds that may lie directly below it ("": the bottom of the stack; `STACKED_BELOW` adds to it
+under the rule reactions=stack).
 
 Worked out from what each frame schedules (`frames`, `decisions`): a frame's first scheduled frame
 lies on whatever lay below it, each further one on the one scheduled before it. A stack that breaks
 this (a duplicated or misplaced frame) cannot arise in play, and its next step could fail.
 """
+STACKED_BELOW: dict[str, frozenset[str]] = {
+    "resolve": frozenset({"attack_damage", "resolve"}), "settle": frozenset({"attack_damage", "resolve"}),
+}  # fmt: skip
+"""Under the rule reactions=stack (R-VD4) a reaction's resolve step waits below the reaction window, on the attack's
+damage step or on the items played before it, and the rule check after each such resolution lies there too."""
 _TURN_ORDER = ("speed", "draw", "cast", "fast", "action", "end")
 _PHASE_OF = {
     **dict.fromkeys(("setup", "mull_done", "place", "mull"), "setup"),
@@ -821,8 +827,9 @@ def _check_frame(state: DreadnoughtState, frame: tuple[Any, ...], field: str) ->
         raise PositionError(f"{field}[2]", "passes is 1 after a pass, else 0 (D10.3, D10.4)")
     elif kind == "aturn" and not 0 <= frame[3] < ACTION_TURN_CAP:
         raise PositionError(f"{field}[3]", f"the action turns so far, 0 to {ACTION_TURN_CAP - 1} (D10.3)")
-    elif kind == "compare" and not 0 <= frame[1] <= TIE_REVEALS:
-        raise PositionError(f"{field}[1]", f"the re-reveals so far, 0 to {TIE_REVEALS} (D6.6)")
+    elif kind == "compare" and not 0 <= frame[1] <= state.game.tie_reveals:  # rule tie_reveals
+        limit = "0 or more" if state.game.tie_reveals > TIE_REVEALS else f"0 to {state.game.tie_reveals}"
+        raise PositionError(f"{field}[1]", f"the re-reveals so far, {limit} (D6.6)")
     elif kind in ("material", "pick"):
         player, host, material = frame[1], frame[2], frame[3]
         if material not in _MATERIAL_KINDS:
@@ -871,7 +878,7 @@ def _check_pair(state: DreadnoughtState, below: tuple[Any, ...], frame: tuple[An
         if player != below[1].player:
             raise PositionError(field, "the HP card stands in for the deck of the player whose effect it is (D20.2)")
     elif under == "resolve":
-        if not below[1].action:
+        if not below[1].action and not state.game.reaction_stack:  # rule reactions=stack: reactions wait too
             raise PositionError(field, "only an ACTION item waits below its reaction window (D10.4)")
     elif under in ("aturn", "react") and player is not None:
         if (player == under_player) != (kind == "block"):
@@ -896,9 +903,12 @@ def _check_stack(state: DreadnoughtState) -> None:
         field = f"stack[{i}]"
         _check_frame(state, frame, field)
         under = stack[i - 1][0] if i else ""
-        if under not in BELOW[frame[0]]:
+        below = BELOW[frame[0]]
+        if state.game.reaction_stack:
+            below = below | STACKED_BELOW.get(frame[0], frozenset())
+        if under not in below:
             where = f"on a {under} step" if under else "at the bottom"
-            allowed = " or ".join(k or "the bottom" for k in sorted(BELOW[frame[0]]))
+            allowed = " or ".join(k or "the bottom" for k in sorted(below))
             raise PositionError(field, f"a {frame[0]} step cannot lie {where} (only on {allowed})")
         if i:
             _check_pair(state, stack[i - 1], frame, field)

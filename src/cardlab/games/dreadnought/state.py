@@ -439,12 +439,16 @@ class DreadnoughtState(SteppingState):
         return min(5, base + self.speed_shift[player])
 
     def _passes(self, obj: int, selector: Selector, *, with_statics: bool = True) -> bool:
-        """D22.6 filters; `bp` filters read current BP (statics' own filters read BP before statics)."""
+        """D22.6 filters; `bp` filters read current BP (statics' own filters read BP before statics; rule
+        bp_filter=printed: printed BP)."""
         card = self.cards[obj]
         for item in selector.filters:
             key, value = item.key, item.value
             if key == "bp":
-                bp = self.bp(obj) if with_statics else self.base_bp(obj)
+                if self._game.printed_bp_filters:  # rule bp_filter=printed (D22.6)
+                    bp = DUMMY_BP if self.is_dummy(obj) else card.bp
+                else:
+                    bp = self.bp(obj) if with_statics else self.base_bp(obj)
                 if not isinstance(value, int) or not (bp <= value if item.op == "<=" else bp >= value):
                     return False
             elif key == "size":

@@ -19,7 +19,7 @@ RULE_OPTIONS = (
         "second card, 0_1 slows both hands (S still one ahead)",
     ),
     RuleOption(
-        "draw_bursts", "D7.2", "1", ("0", "1", "2"),
+        "draw_bursts", "D7.2", "1", ("1", "0", "2"),
         "bursts each player adds from the deck in the draw phase: 0 leaves log to HP loss and effects, "
         "2 doubles the log income",
     ),
@@ -37,4 +37,42 @@ RULE_OPTIONS = (
         "first: the tiebreak token goes to this turn's F instead of S, so the faster player also wins next "
         "turn's speed ties (no catch-up)",
     ),
+    RuleOption(
+        "mulligan_to", "D4.6", "discard", ("discard", "deck"),
+        "deck: the set-aside cards are shuffled back into the deck before the replacements are drawn, so the "
+        "discard starts empty (enchant and engrave material then comes from the deck top) and they may come back",
+    ),
+    RuleOption(
+        "tie_reveals", "D6.6", "3", ("3", "0", "1", "no_limit"),
+        "re-reveals on a speed tie before the token decides: 0 hands every tie to the token holder, 1 allows one, "
+        "no_limit re-reveals until the speeds differ or a deck runs out",
+    ),
+    RuleOption(
+        "trigger_order", "D5.5", "first", ("first", "second"),
+        "second: S's simultaneous triggers resolve before F's (before F is decided, the player without the token "
+        "goes first)",
+    ),
+    RuleOption(
+        "reaction_first", "D10.4", "defender", ("defender", "actor"),
+        "actor: the reaction right goes first to the player who attacked or played the ACTION item, not to the "
+        "defender or the other player",
+    ),
+    RuleOption(
+        "reactions", "D10.4", "immediate", ("immediate", "stack"),
+        "stack: reactions wait until the window closes and then resolve last played first (before the action), "
+        "so a shield or boost answers a damage reaction played before it",
+    ),
+    RuleOption(
+        "blocker", "D10.7", "fixed", ("fixed", "rechosen"),
+        "rechosen: if the blocker leaves the attacked area before damage, the defender chooses a new blocker "
+        "there (a new reaction window follows); no damage only when none is left",
+    ),
+    RuleOption(
+        "bp_filter", "D22.6", "current", ("current", "printed"),
+        "printed: bp filters (Riptide's bp<=120, Soul Reap's bp<=100) read printed BP (a dummy's 50), ignoring "
+        "enchants, bp_mod and static BP",
+    ),
 )  # fmt: skip
+
+TIE_REVEAL_COUNTS = {"3": 3, "0": 0, "1": 1, "no_limit": 10**9}
+"""`tie_reveals` values: re-reveals allowed on a speed tie (D6.6); no_limit ends when a deck cannot reveal."""

@@ -70,10 +70,34 @@ class EdelweissKernels:
             import_module(_MODULES[engine])
         except ImportError:
             raise CardlabError(f"the {engine} engine needs the fast extra: pip install -e '.[fast]'") from None
-        _warm(engine, engine == "cpu" and any(spec not in POLICIES for spec in agents))  # load it before any clock runs
 
-    def run(self, config: Mapping[str, Any], agents: tuple[str, str], games: int, seed: int, engine: str) -> KernelRun:
-        """A batch with each agent's mean decision time.
+    def warm(self, engine: str, agents: Sequence[str]) -> None:
+        """Compile the kernel these agents need, or load it from numba's cache: once per process, before
+        any clock runs (and outside a held Ctrl-C: a compile can take a minute)."""
+        _warm(engine, engine == "cpu" and any(spec not in POLICIES for spec in agents))
+
+    def compiled(self, engine: str, agents: Sequence[str]) -> bool | None:
+        """Whether the kernel these agents need is compiled on this machine already: numba keeps it in its
+        cache (beside the module, or in NUMBA_CACHE_DIR) after the first run; JAX compiles in every process.
+        None when it cannot tell."""
+        if engine != "cpu":
+            return False
+        try:
+            if any(spec not in POLICIES for spec in agents):
+                from cardlab.fast.edelweiss_ismcts import play_batch_agents as kernel
+            else:
+                from cardlab.fast.edelweiss_cpu import play_batch as kernel
+            return bool(kernel._cache._cache_file._load_index())  # numba's index of cached signatures
+        except Exception:  # another numba, or no fast extra: unknown
+            return None
+
+    def run(
+        self, config: Mapping[str, Any], agents: tuple[str, str], games: int, seed: int, engine: str, first: int = 0
+    ) -> KernelRun:
+        """Games `first` .. `first + games - 1` of the stream `seed`, with each agent's mean decision time.
+
+        Game i's deal and play depend on (seed, first + i) only, so a run played in pieces holds the
+        games of one call (`cardlab.sim.engines.kernel_run` plays long runs so, for progress and Ctrl-C).
 
         When a seat searches, every decision is timed inside the kernel; batches of the compiled
         policies alone are not (a clock read would cost as much as a decision), so their figure is
@@ -89,14 +113,14 @@ class EdelweissKernels:
         if agent_batch:  # the search or an epsilon seat: the kernel's agent batch
             from cardlab.fast.edelweiss_ismcts import play_agents
 
-            result = play_agents(edelweiss, agents[0], agents[1], games, seed % 2**62)
+            result = play_agents(edelweiss, agents[0], agents[1], games, seed % 2**62, first)
             winner, reason, turns, decisions = result.winner, result.reason, result.turns, result.decisions
             per_seat, timed_ms = result.seat_decisions, result.decision_ms_total
             threads = 1 if searching else _threads(engine, games)
         else:  # the compiled policies alone: the kernel's own batch, its fastest path
             module = import_module(_MODULES[engine])
             play = module.play_config if engine == "cpu" else module.play_batch
-            winner, reason, turns, decisions = play(edelweiss, agents[0], agents[1], games, seed % 2**62)
+            winner, reason, turns, decisions = play(edelweiss, agents[0], agents[1], games, seed % 2**62, first)
             total = int(decisions.sum())
             per_seat, timed_ms, threads = (total // 2, total - total // 2), (0.0, 0.0), _threads(engine, games)
         elapsed_ms = (time.perf_counter() - start) * 1000.0
@@ -113,11 +137,11 @@ def _warm(engine: str, agent_batch: bool) -> None:
     if agent_batch:
         from cardlab.fast.edelweiss_ismcts import play_agents
 
-        play_agents(config, "ismcts:iterations=2:backend=cpu", "random", 1, 0)
+        play_agents(config, "ismcts:iterations=2:backend=cpu", "random", 1, 0, 0)
     elif engine == "cpu":
-        import_module(_MODULES[engine]).play_config(config, "random", "heuristic", 1, 0)
+        import_module(_MODULES[engine]).play_config(config, "random", "heuristic", 1, 0, 0)
     else:
-        import_module(_MODULES[engine]).play_batch(config, "random", "heuristic", 1, 0)
+        import_module(_MODULES[engine]).play_batch(config, "random", "heuristic", 1, 0, 0)
 
 
 def _threads(engine: str, games: int) -> int:

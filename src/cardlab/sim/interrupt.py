@@ -1,0 +1,70 @@
+"""Ctrl-C during a long run: stop within a second or two, keep what finished, say one line.
+
+A compiled kernel (numba, JAX) cannot be interrupted from Python: the signal waits until the call
+returns, and numba then meets the pending KeyboardInterrupt while it boxes the call's results
+(`_numba_unpickle ... SystemError`, a 40-line traceback). So the lab plays a kernel run in pieces of
+about a second (`cardlab.sim.engines.kernel_run`) inside `held()`: a Ctrl-C there is only noted, the
+piece in flight finishes, and the run stops between pieces with `Interrupted`, which carries the games
+that finished so that the caller can store them. Reference games in worker processes need no hold:
+the workers ignore SIGINT (the parent decides), and the parent's KeyboardInterrupt stops them at once.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C, raised where a run could stop cleanly; `finished` holds what it played before (or None)."""
+
+    def __init__(self, finished: Any = None) -> None:
+        super().__init__()
+        self.finished = finished
+
+
+@dataclass
+class Hold:
+    """Whether a Ctrl-C came while held."""
+
+    requested: bool = False
+
+
+_held: list[Hold] = []
+
+
+@contextmanager
+def held() -> Iterator[Hold]:
+    """Run a block with Ctrl-C (SIGINT) noted in the yielded `Hold` instead of raised inside it; the block
+    checks `requested` where it can stop. Nested holds share one note. Outside the main thread, or where
+    SIGINT is ignored (a worker process), nothing changes."""
+    if _held:
+        yield _held[-1]
+        return
+    hold = Hold()
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or previous in (signal.SIG_IGN, None):
+        yield hold
+        return
+
+    def note(signum: int, frame: object) -> None:
+        hold.requested = True
+
+    signal.signal(signal.SIGINT, note)
+    _held.append(hold)
+    try:
+        yield hold
+    finally:
+        _held.pop()
+        signal.signal(signal.SIGINT, previous)
+
+
+def ignore_in_worker() -> None:
+    """For a worker process: Ctrl-C at the terminal reaches the whole process group, and the parent
+    decides (it keeps what finished and ends the workers); a worker's own KeyboardInterrupt would only
+    print its traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
