@@ -103,6 +103,27 @@ def command_text(run: dict, key: str) -> str:
     return f"`cardlab {' '.join(entry['argv'])}` ({entry['seconds'] / 60:.1f} min)"
 
 
+def stopped_moving(comparisons: dict[tuple[int, int], dict]) -> str:
+    """The answer in words: a table has stopped moving when no cell differs from the stronger one's at a
+    resolution of 10 points or better (convergence_study.resolved); "no cell differs" at a wider one says little."""
+    low, mid, high = ITERATIONS
+    if (mid, high) not in comparisons:
+        return f"**Not yet known:** the {high:,}-iteration table was not played (the study stopped before it)."
+    last = comparisons[(mid, high)]
+    if last["significant_cells"]:
+        answer = "**No**"
+    elif last.get("resolution_pp", 100.0) <= 10.0:
+        answer = "**Yes**"
+    else:
+        answer = "**Cannot tell at this sample size**"
+    earlier = comparisons.get((low, mid))
+    return (
+        f"{answer}: from {mid:,} to {high:,} iterations {last['verdict']} (largest difference "
+        f"{100 * last['max_abs_diff']:.1f} points)"
+        + (f"; from {low:,} to {mid:,}: {earlier['verdict']}." if earlier else ".")
+    )
+
+
 def section(run: dict) -> str:
     """The docs/balance.md section from the kept JSON files."""
     sweep = json.loads((RESULTS / "sweep.json").read_text())
@@ -146,38 +167,36 @@ def section(run: dict) -> str:
         "| first player | " + " | ".join(rate_text(rows[r]["first_player"]) for r in READINGS) + " |",
         "",
     ]
-    summaries = {1000: none}
+    summaries = {ITERATIONS[1]: none}
     for iterations in (ITERATIONS[0], ITERATIONS[2]):
-        summaries[iterations] = json.loads((RESULTS / f"none-{iterations}.json").read_text())
+        path = RESULTS / f"none-{iterations}.json"
+        if path.exists():  # a study stopped part way has no 4,000-iteration table yet
+            summaries[iterations] = json.loads(path.read_text())
     comparisons = {
         (low, high): json.loads((RESULTS / f"none-{low}-vs-{high}.json").read_text())
         for low, high in pairwise(ITERATIONS)
+        if (RESULTS / f"none-{low}-vs-{high}.json").exists()
     }
-    last = comparisons[(ITERATIONS[1], ITERATIONS[2])]
-    # Agreement needs a resolution too: "no cell differs" at ±20 points says little (convergence_study.resolved).
-    settled = last["significant_cells"] == 0 and last.get("resolution_pp", 100.0) <= 10.0
+    played = [n for n in ITERATIONS if n in summaries]
     lines += [
         "### Does the table without protection stop moving?",
         "",
         "The convergence check of the Symbolic and Accel 2 sections, repeated for `accel2_protection=none`: "
         "the table at 250, 1,000 and 4,000 iterations, each compared with the next "
-        f"({command_text(run, 'balance-250')}; {command_text(run, 'balance-4000')}; "
-        f"`cardlab compare ... --agents {search(250)},{search(1000)}` and "
-        f"`... {search(1000)},{search(4000)}`).",
+        f"(`cardlab balance ... --rule accel2_protection=none --agent {search(250)}` and `{search(4000)}`, "
+        f"`cardlab compare ... --agents {search(250)},{search(1000)}` and `{search(1000)},{search(4000)}`).",
         "",
-        f"- **{'Yes' if settled else 'No'}:** from 1,000 to 4,000 iterations {last['verdict']} "
-        f"(largest difference {100 * last['max_abs_diff']:.1f} points); from 250 to 1,000: "
-        f"{comparisons[(ITERATIONS[0], ITERATIONS[1])]['verdict']}.",
+        f"- {stopped_moving(comparisons)}",
         "",
-        "| character | " + " | ".join(f"{n:,} iterations" for n in ITERATIONS) + " |",
-        "|---|" + "---:|" * len(ITERATIONS),
+        "| character | " + " | ".join(f"{n:,} iterations" for n in played) + " |",
+        "|---|" + "---:|" * len(played),
         *[
-            f"| {character} | "
-            + " | ".join(rate_text(summaries[n]["characters"][character]) for n in ITERATIONS)
-            + " |"
+            f"| {character} | " + " | ".join(rate_text(summaries[n]["characters"][character]) for n in played) + " |"
             for character in characters
         ],
-        "| first player | " + " | ".join(rate_text(summaries[n]["first_player"]) for n in ITERATIONS) + " |",
+        "| first player | " + " | ".join(rate_text(summaries[n]["first_player"]) for n in played) + " |",
+        "",
+        "Commands and times: " + "; ".join(command_text(run, key) for key in run["commands"]) + ".",
     ]
     return "\n".join(lines)
 
