@@ -76,7 +76,7 @@ def test_d4_6_mulligan_to_deck() -> None:
     position = _mulligan({"mulligan_to": "deck"})
     p1 = position["players"]["P1"]
     assert p1["discard"] == [] and len(p1["deck"]) == 36
-    assert len(p1["hand"]) == 6 and Counter(p1["hand"])["R06"] == 1
+    assert len(p1["hand"]) == 6 and Counter(p1["hand"])["R06"] == 1  # kept: R06, R01, R04, R03, and two drawn
     unseen = Counter(p1["deck"]) + Counter(p1["hand"]) + Counter(p1["speed"])
     assert unseen["Y01"] == Counter(GAME.decks[0].card_list())["Y01"]  # every Y01 is back in play
     assert _mulligan({"mulligan_to": "deck"}) == position

@@ -1,4 +1,6 @@
-"""Dreadnought's rule options (issue #17): the rulings of shared/rules/dreadnought.md a designer may want to change.
+"""Dreadnought's rule options (issues #17, #33): the rulings of shared/rules/dreadnought.md a designer may want to
+change, or a player could read otherwise (how each alternative works: docs/rulings.md R-V6, R-VD1 to R-VD6; the
+rulings that are not options and why: R-VD7).
 
 Defaults are the spec's rulings, so a config without `rules` plays the game as specified. The reference
 engine (`frames`, `decisions`), positions and the heuristic honour every option; the game precomputes
@@ -39,38 +41,36 @@ RULE_OPTIONS = (
     ),
     RuleOption(
         "mulligan_to", "D4.6", "discard", ("discard", "deck"),
-        "deck: the set-aside cards are shuffled back into the deck before the replacements are drawn, so the "
-        "discard starts empty (enchant and engrave material then comes from the deck top) and they may come back",
+        "deck: the set-aside cards are shuffled back into the deck before the redraw, not discarded (the discard "
+        "starts empty)",
     ),
     RuleOption(
         "tie_reveals", "D6.6", "3", ("3", "0", "1", "no_limit"),
-        "re-reveals on a speed tie before the token decides: 0 hands every tie to the token holder, 1 allows one, "
-        "no_limit re-reveals until the speeds differ or a deck runs out",
+        "re-reveals on a speed tie before the token decides: 0 none, 1 one, no_limit until the speeds differ or a "
+        "player cannot reveal",
     ),
     RuleOption(
         "trigger_order", "D5.5", "first", ("first", "second"),
-        "second: S's simultaneous triggers resolve before F's (before F is decided, the player without the token "
-        "goes first)",
+        "second: S's simultaneous triggers resolve before F's (before F is decided: the player without the token "
+        "first)",
     ),
     RuleOption(
         "reaction_first", "D10.4", "defender", ("defender", "actor"),
-        "actor: the reaction right goes first to the player who attacked or played the ACTION item, not to the "
-        "defender or the other player",
+        "actor: the reaction right goes first to the player who attacked or played the ACTION item",
     ),
     RuleOption(
         "reactions", "D10.4", "immediate", ("immediate", "stack"),
-        "stack: reactions wait until the window closes and then resolve last played first (before the action), "
-        "so a shield or boost answers a damage reaction played before it",
+        "stack: reactions wait until the window closes, then resolve last played first, before the action or "
+        "the attack damage",
     ),
     RuleOption(
         "blocker", "D10.7", "fixed", ("fixed", "rechosen"),
-        "rechosen: if the blocker leaves the attacked area before damage, the defender chooses a new blocker "
-        "there (a new reaction window follows); no damage only when none is left",
+        "rechosen: a blocker that leaves the attacked area before damage is replaced by the defender's new choice "
+        "(and a new reaction window)",
     ),
     RuleOption(
         "bp_filter", "D22.6", "current", ("current", "printed"),
-        "printed: bp filters (Riptide's bp<=120, Soul Reap's bp<=100) read printed BP (a dummy's 50), ignoring "
-        "enchants, bp_mod and static BP",
+        "printed: bp filters (Riptide's bp<=120, Soul Reap's bp<=100) read printed BP, not current BP",
     ),
 )  # fmt: skip
 
