@@ -7,7 +7,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager, nullcontext, suppress
 from functools import lru_cache, partial
 from importlib.metadata import version
 from pathlib import Path
@@ -20,6 +20,8 @@ from cardlab.core.rng import derive_seed, make_rng
 from cardlab.sim.engines import ENGINES
 
 if TYPE_CHECKING:
+    from rich.status import Status
+
     from cardlab.core.game import Game
     from cardlab.core.plugin import ConfigOption
     from cardlab.core.rules import Patches, Rules
@@ -168,18 +170,24 @@ def _progress(console: Console, label: str, total: int) -> Iterator[Callable[[in
         return
     start = last = time.perf_counter()
     done = 0
+    since: tuple[float, int] = (start, 0)  # after the first batch, the rate leaves out the start (workers, Ray)
 
     def report() -> None:
-        elapsed = time.perf_counter() - start
-        rate = done / elapsed if elapsed > 0 else 0.0
+        now = time.perf_counter()
+        elapsed, games = (now - since[0], done - since[1]) if done > since[1] else (now - start, done)
+        rate = games / elapsed if elapsed > 0 else 0.0
         eta = f", ETA {(total - done) / rate:,.0f} s" if rate and done < total else ""
         print(f"{label}: {done:,}/{total:,} games, {_games_per_second(rate)}{eta}", file=sys.stderr, flush=True)
 
     def advance(games: int) -> None:
-        nonlocal done, last
+        nonlocal done, last, since
         first = not done
         done += games
-        if (first and done < total) or time.perf_counter() - last >= 10.0:
+        if first and done < total:
+            report()
+            since = (time.perf_counter(), done)
+            last = since[0]
+        elif time.perf_counter() - last >= 10.0:
             last = time.perf_counter()
             report()
 
@@ -194,7 +202,7 @@ class _Reported(KeyboardInterrupt):
 
 def _interrupted(console: Console, what: str) -> NoReturn:
     """End a command stopped by Ctrl-C with one line saying what was kept (exit status 130, no traceback)."""
-    console.print(f"interrupted: {what}")
+    console.print(f"interrupted: {what}", soft_wrap=True, highlight=False)  # one line, however narrow the terminal
     raise _Reported from None
 
 
@@ -221,20 +229,65 @@ def _prepare_engine(console: Console, engine: str, game: str, agents: Sequence[s
     search = any(parse_spec(spec)[1].get("backend") == "cpu" for spec in agents)
     kernel = "the search" if search else "the kernel"
     ready = compiled(engine, game, agents)
-    if ready:
-        console.print(f"on the {engine} kernel ({kernel} is compiled and cached on this machine)")
-        check_engine(engine, game, agents)
+    status = console.status(f"compiling {kernel}") if console.is_terminal and not ready else None
+    stopped = f"while {'loading' if ready else 'compiling'} {kernel}; nothing was played"
+    with _ended_by_interrupt(console, stopped, status):
+        if ready:
+            console.print(
+                f"on the {engine} kernel ({kernel} is compiled and cached on this machine)",
+                soft_wrap=True,
+                highlight=False,
+            )
+            check_engine(engine, game, agents)
+            return
+        if engine == "cpu":
+            note = f"{'a minute or two' if search else 'seconds'}, once per machine: numba caches it"
+        else:
+            note = "JAX compiles it in every run"
+        doing = "compiling" if ready is False else "loading or compiling"
+        console.print(f"on the {engine} kernel: {doing} {kernel} first ({note})", soft_wrap=True, highlight=False)
+        start = time.perf_counter()
+        with status or nullcontext():
+            check_engine(engine, game, agents)
+    console.print(f"{kernel} ready in {time.perf_counter() - start:.0f} s", soft_wrap=True)
+
+
+@contextmanager
+def _ended_by_interrupt(console: Console, what: str, status: Status | None = None) -> Iterator[None]:
+    """Ctrl-C during a block that keeps nothing and cannot stop between steps (compiling a kernel): one
+    line and exit status 130 at once. A KeyboardInterrupt is not enough there: numba compiles through
+    objects whose finalizers run in between, and an exception raised in a finalizer is printed and lost."""
+    import os
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
         return
-    if engine == "cpu":
-        note = f"{'a minute or two' if search else 'seconds'}, once per machine: numba caches it"
-    else:
-        note = "JAX compiles it in every run"
-    doing = "compiling" if ready is False else "loading or compiling"
-    console.print(f"on the {engine} kernel: {doing} {kernel} first ({note})")
-    start = time.perf_counter()
-    with console.status(f"compiling {kernel}") if console.is_terminal else nullcontext():
-        check_engine(engine, game, agents)
-    console.print(f"{kernel} ready in {time.perf_counter() - start:.0f} s")
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is not signal.default_int_handler:  # ignored, or someone else's: theirs to handle
+        yield
+        return
+
+    def end(signum: int, frame: object) -> None:
+        # Straight to the file descriptor: the signal may have come in the middle of a print, whose buffers
+        # (rich's, io's) are not reentrant (rich would print its line again).
+        for stream in (sys.stdout, sys.stderr):
+            with suppress(Exception):  # interrupted inside a write of its own: what it held is lost
+                stream.flush()
+        clear = "\r\x1b[2K\x1b[?25h" if status is not None else ""  # the spinner's line cleared, the cursor back
+        try:
+            fd = console.file.fileno()
+        except (AttributeError, OSError, ValueError):
+            fd = sys.__stdout__.fileno() if sys.__stdout__ is not None else 1
+        os.write(fd, f"{clear}interrupted {what}\n".encode())
+        os._exit(130)
+
+    signal.signal(signal.SIGINT, end)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _run_with_progress(
@@ -304,7 +357,9 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     config = game.config_json()
     notes = Console(stderr=True) if args.json else console  # stdout is the JSON's
     if args.engine != "reference":  # the first line, before the kernel is loaded or compiled
-        notes.print(f"simulate {game.name}: {agents[0]} vs {agents[1]}, {args.games:,} games")
+        notes.print(
+            f"simulate {game.name}: {agents[0]} vs {agents[1]}, {args.games:,} games", soft_wrap=True, highlight=False
+        )
     _check_agents(agents, game.name)
     check_engine(args.engine, game.name, agents, warm=False)
     _prepare_engine(notes, args.engine, game.name, agents)
@@ -460,7 +515,9 @@ def cmd_balance(args: argparse.Namespace, console: Console) -> int:
     cells = len(pairings(matchups.entrants, args.mirrors))
     console.print(  # the first line, before numba is imported (half a second) or the kernel compiled (minutes)
         f"balance {matchups.game} {matchups.variant}: {cells} pairings x 2 seats x {args.games:,} new games "
-        f"by {_named_agent(args, matchups)}"
+        f"by {_named_agent(args, matchups)}",
+        soft_wrap=True,
+        highlight=False,
     )
     agent = _table_agent(args, matchups, console)
     parse_spec(agent)
@@ -621,7 +678,14 @@ def cmd_compare(args: argparse.Namespace, console: Console) -> int:
     if args.games is not None:
         from cardlab.sim.engines import check_engine
 
-        check_engine(engine, matchups.game, agents)
+        check_engine(engine, matchups.game, agents, warm=False)
+        what = f"compare {matchups.game} {matchups.variant}: {agents[0]} vs {agents[1]}"
+        console.print(
+            f"{what}, each table topped up to {args.games:,} games per pairing and seat",
+            soft_wrap=True,
+            highlight=False,
+        )
+        _prepare_engine(console, engine, matchups.game, agents)
 
     def run(tasks: Sequence[GameTask]) -> Iterator[TaskResult]:  # results as they come: each is stored at once
         label = f"compare {matchups.game} {matchups.variant} · {tasks[0].agents[0]}" if tasks else ""
@@ -669,7 +733,11 @@ def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
     parse_spec(agent)
     _check_agents((agent,), base.game)
     engine = _table_engine(args.engine, base.game, (agent,))
-    check_engine(engine, base.game, (agent,))
+    check_engine(engine, base.game, (agent,), warm=False)
+    console.print(
+        f"sweep {base.game} {base.variant}: {len(variants)} variants by {agent}", soft_wrap=True, highlight=False
+    )
+    _prepare_engine(console, engine, base.game, (agent,))
 
     def run(tasks: Sequence[GameTask]) -> Iterator[TaskResult]:
         config = tasks[0].config if tasks else {}

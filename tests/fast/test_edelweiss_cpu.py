@@ -420,7 +420,9 @@ RULE_CONFIGS = {
         "skills", "accel2", ("EAGLE", "VIRIDIAN"), _rules(poison_bind_timing="after_counter")
     ),
     "poison_bind both/symbolic": EdelweissConfig(
-        "skills", "symbolic", ("VIRIDIAN", "EAGLE"),
+        "skills",
+        "symbolic",
+        ("VIRIDIAN", "EAGLE"),
         _rules(poison_bind_trigger="diamond_guard", poison_bind_timing="after_counter"),
     ),
     "tie+guard+hand/accel2": EdelweissConfig(

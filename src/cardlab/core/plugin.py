@@ -310,6 +310,10 @@ class Kernels(Protocol):
     def warm(self, engine: str, agents: Sequence[str]) -> None:
         """Compile (or load from a cache) what `run` will need for these agents, so that it waits for nothing."""
 
+    def piece(self, engine: str) -> int | None:
+        """The games `run` should be given at a time, where the engine compiles per batch size (JAX);
+        None: any number (a long run is then played in pieces of about a second)."""
+
     def run(
         self, config: Mapping[str, Any], agents: tuple[str, str], games: int, seed: int, engine: str, first: int = 0
     ) -> KernelRun:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from cardlab.core.errors import CardlabError
 from cardlab.games import REGISTRY, install
+from cardlab.sim.interrupt import held, wait_for
 
 if TYPE_CHECKING:
     from cardlab.sim.tournament import GameTask, Outcome, TaskResult
@@ -139,7 +140,7 @@ def run_ray(tasks: Sequence[GameTask], workers: int | None = None, address: str 
     if not tasks:
         return
     ray = import_ray()
-    from ray.exceptions import RayTaskError
+    from ray.exceptions import GetTimeoutError, RayTaskError
 
     cpus = connect_ray(workers, address)
     remote = _remote_chunk()
@@ -147,7 +148,7 @@ def run_ray(tasks: Sequence[GameTask], workers: int | None = None, address: str 
 
     def collect(ref: Any) -> tuple[float, list[Outcome]]:
         try:
-            results: tuple[float, list[Outcome]] = ray.get(ref)
+            results: tuple[float, list[Outcome]] = wait_for(lambda wait: ray.get(ref, timeout=wait), GetTimeoutError)
         except RayTaskError as error:
             cause = error.cause
             if isinstance(cause, BaseException) and not isinstance(cause, RayTaskError):
@@ -157,4 +158,5 @@ def run_ray(tasks: Sequence[GameTask], workers: int | None = None, address: str 
 
     # Chunks still in flight when the reader stops (an error, Ctrl-C) are left to finish and be freed,
     # not cancelled: cancelling a task as it completes can abort the driver (Ray 2.60, task_manager.cc).
-    yield from play_chunks(tasks, cpus, lambda chunk: remote.remote(extra, chunk), collect)
+    with held():  # Ctrl-C comes between two results (`cardlab.sim.interrupt`)
+        yield from play_chunks(tasks, cpus, lambda chunk: remote.remote(extra, chunk), collect)

@@ -68,15 +68,12 @@ FIRST_PIECE = 16
 """Games in a run's first piece, before anything is known of their cost: under the search a fraction
 of a second, so that the progress has a rate and an ETA at once."""
 
-GPU_PIECE = 4096
-"""The JAX kernel compiles once per batch size (seconds), so a gpu run is played in pieces of this
-size (the last one smaller); a run of up to this many games is one piece, as a table's cells are."""
 
-
-def piece_sizes(engine: str) -> Callable[[float], int]:
-    """The next piece's size from the games played so far per second (0 before the first piece)."""
-    if engine == "gpu":
-        return lambda rate: GPU_PIECE
+def piece_sizes(fixed: int | None) -> Callable[[float], int]:
+    """The next piece's size from the games played so far per second (0 before the first piece); `fixed`:
+    the kernel's own size (`Kernels.piece`: JAX compiles once per batch size)."""
+    if fixed is not None:
+        return lambda rate: fixed
     last = [0]
 
     def size(rate: float) -> int:
@@ -129,10 +126,10 @@ def kernel_run(
     kernels = _kernels(game, engine)
     if games <= 0:
         return kernels.run(config, agents, 0, seed, engine, first)
-    kernels.warm(engine, agents)  # a compile (a minute at first) outside the hold: Ctrl-C ends it at once
+    kernels.warm(engine, agents)  # a compile (minutes, the first time) outside the hold: Ctrl-C can end it
     pieces: list[KernelRun] = []
     done = 0
-    size = piece_sizes(engine)
+    size = piece_sizes(kernels.piece(engine))
     start = time.perf_counter()
     with held() as hold:
         while done < games:

@@ -5,18 +5,22 @@ returns, and numba then meets the pending KeyboardInterrupt while it boxes the c
 (`_numba_unpickle ... SystemError`, a 40-line traceback). So the lab plays a kernel run in pieces of
 about a second (`cardlab.sim.engines.kernel_run`) inside `held()`: a Ctrl-C there is only noted, the
 piece in flight finishes, and the run stops between pieces with `Interrupted`, which carries the games
-that finished so that the caller can store them. Reference games in worker processes need no hold:
-the workers ignore SIGINT (the parent decides), and the parent's KeyboardInterrupt stops them at once.
+that finished so that the caller can store them. Reference games in worker processes (or on Ray) are
+waited for inside a hold too, a tenth of a second at a time (`wait_for`), so that the interrupt comes
+between two results and none is lost half-stored; the workers ignore SIGINT (it reaches the whole
+process group) and the parent ends them at once.
 """
 
 from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 class Interrupted(KeyboardInterrupt):
@@ -61,6 +65,22 @@ def held() -> Iterator[Hold]:
     finally:
         _held.pop()
         signal.signal(signal.SIGINT, previous)
+
+
+def requested() -> bool:
+    """Whether a Ctrl-C came during the current hold (False outside one)."""
+    return bool(_held) and _held[-1].requested
+
+
+def wait_for(result: Callable[[float], T], timeout_error: type[BaseException]) -> T:
+    """`result(timeout)` (a future's or a Ray reference's) polled a tenth of a second at a time, so that a
+    Ctrl-C noted by the hold meanwhile stops the wait with `Interrupted`: between two results, never
+    inside one, so that every result handed on was handed on whole."""
+    while True:
+        if requested():  # before each wait: results that come quickly never time out
+            raise Interrupted()
+        with suppress(timeout_error):
+            return result(0.1)
 
 
 def ignore_in_worker() -> None:

@@ -23,7 +23,7 @@ from cardlab.core.errors import CardlabError
 from cardlab.core.game import Game
 from cardlab.games import REGISTRY, game_class, install
 from cardlab.sim.backends import import_ray, play_chunks, run_ray, timed_outcomes
-from cardlab.sim.interrupt import ignore_in_worker
+from cardlab.sim.interrupt import held, ignore_in_worker, wait_for
 from cardlab.sim.match import GameRecord, play_match
 
 BACKENDS = ("process", "ray")
@@ -152,12 +152,17 @@ def _run_pool(tasks: Sequence[GameTask], workers: int) -> Iterator[TaskResult]:
     context = multiprocessing.get_context("forkserver")
     pool = ProcessPoolExecutor(workers, context, initializer=_start_worker, initargs=(REGISTRY.extra(),))
     try:
-        yield from play_chunks(tasks, workers, lambda chunk: pool.submit(timed_outcomes, chunk), Future.result)
+        with held():
+            yield from play_chunks(tasks, workers, lambda chunk: pool.submit(timed_outcomes, chunk), _outcomes)
     except BaseException:  # Ctrl-C, an error, or the reader stopped early
         _end_workers(pool)
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _outcomes(future: Future[tuple[float, list[Outcome]]]) -> tuple[float, list[Outcome]]:
+    return wait_for(future.result, TimeoutError)
 
 
 def _start_worker(extra: Mapping[str, str]) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 from functools import cache
 from importlib import import_module
 from typing import Any
@@ -71,9 +72,20 @@ class EdelweissKernels:
         except ImportError:
             raise CardlabError(f"the {engine} engine needs the fast extra: pip install -e '.[fast]'") from None
 
+    def piece(self, engine: str) -> int | None:
+        """The JAX kernel compiles once per batch size (seconds), so it always plays `_gpu_piece()` games
+        (fewer are padded): one size, compiled by `warm`. The numba kernel plays any number."""
+        return _gpu_piece() if engine == "gpu" else None
+
     def warm(self, engine: str, agents: Sequence[str]) -> None:
         """Compile the kernel these agents need, or load it from numba's cache: once per process, before
-        any clock runs (and outside a held Ctrl-C: a compile can take a minute)."""
+        any clock runs (and outside a held Ctrl-C: a compile can take a minute). JAX compiles per policy
+        pair, so both seat orders are compiled."""
+        if engine == "gpu":
+            p1, p2 = (agents[0], agents[-1]) if agents else ("random", "heuristic")  # a table: one agent, both seats
+            for pair in dict.fromkeys(((p1, p2), (p2, p1))):
+                _warm_gpu(*pair)
+            return
         _warm(engine, engine == "cpu" and any(spec not in POLICIES for spec in agents))
 
     def compiled(self, engine: str, agents: Sequence[str]) -> bool | None:
@@ -87,7 +99,11 @@ class EdelweissKernels:
                 from cardlab.fast.edelweiss_ismcts import play_batch_agents as kernel
             else:
                 from cardlab.fast.edelweiss_cpu import play_batch as kernel
-            return bool(kernel._cache._cache_file._load_index())  # numba's index of cached signatures
+            from numba.core.types import Omitted
+
+            index = kernel._cache._cache_file._load_index()  # numba's cached signatures of the current source
+            # the lab passes every argument (a test may leave some to their defaults: another signature)
+            return any(not any(isinstance(arg, Omitted) for arg in key[0]) for key in index)
         except Exception:  # another numba, or no fast extra: unknown
             return None
 
@@ -108,19 +124,29 @@ class EdelweissKernels:
         edelweiss = EdelweissConfig.from_json(config)
         searching = engine == "cpu" and any(is_kernel_search(spec) for spec in agents)
         agent_batch = engine == "cpu" and any(spec not in POLICIES for spec in agents)
-        _warm(engine, agent_batch)  # compiling (or loading the cache) is not a decision's cost
+        if engine == "gpu":  # compiling (or loading the cache) is not a decision's cost
+            _warm_gpu(agents[0], agents[1])
+        else:
+            _warm(engine, agent_batch)
         start = time.perf_counter()
         if agent_batch:  # the search or an epsilon seat: the kernel's agent batch
+            import numba
+
             from cardlab.fast.edelweiss_ismcts import play_agents
 
-            result = play_agents(edelweiss, agents[0], agents[1], games, seed % 2**62, first)
+            # Games handed out one at a time (results never depend on it): a piece's last games do
+            # not wait for one thread's share, however long its searches run.
+            with numba.parallel_chunksize(1) if searching else nullcontext():
+                result = play_agents(edelweiss, agents[0], agents[1], games, seed % 2**62, first)
             winner, reason, turns, decisions = result.winner, result.reason, result.turns, result.decisions
             per_seat, timed_ms = result.seat_decisions, result.decision_ms_total
             threads = 1 if searching else _threads(engine, games)
         else:  # the compiled policies alone: the kernel's own batch, its fastest path
             module = import_module(_MODULES[engine])
             play = module.play_config if engine == "cpu" else module.play_batch
-            winner, reason, turns, decisions = play(edelweiss, agents[0], agents[1], games, seed % 2**62, first)
+            size = max(games, _gpu_piece()) if engine == "gpu" else games  # one batch size: one JAX compile
+            played = play(edelweiss, agents[0], agents[1], size, seed % 2**62, first)
+            winner, reason, turns, decisions = (column[:games] for column in played)
             total = int(decisions.sum())
             per_seat, timed_ms, threads = (total // 2, total - total // 2), (0.0, 0.0), _threads(engine, games)
         elapsed_ms = (time.perf_counter() - start) * 1000.0
@@ -141,7 +167,22 @@ def _warm(engine: str, agent_batch: bool) -> None:
     elif engine == "cpu":
         import_module(_MODULES[engine]).play_config(config, "random", "heuristic", 1, 0, 0)
     else:
-        import_module(_MODULES[engine]).play_batch(config, "random", "heuristic", 1, 0, 0)
+        _warm_gpu("random", "heuristic")
+
+
+@cache
+def _warm_gpu(policy_p1: str, policy_p2: str) -> None:
+    """Compile the JAX kernel for a policy pair at its one batch size (`_gpu_piece`), once per process."""
+    import_module(_MODULES["gpu"]).play_batch(EdelweissConfig("full"), policy_p1, policy_p2, _gpu_piece(), 0, 0)
+
+
+@cache
+def _gpu_piece() -> int:
+    """Games per JAX call: a GPU needs tens of thousands to be busy; JAX on the CPU plays about a thousand
+    a second, so a thousand there keeps Ctrl-C and the progress within a second or two."""
+    import jax
+
+    return 1024 if jax.default_backend() == "cpu" else 65536
 
 
 def _threads(engine: str, games: int) -> int:
