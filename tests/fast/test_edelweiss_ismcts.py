@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -331,3 +332,29 @@ def test_kernel_games_with_search_seats_play_the_rules() -> None:
     run = EdelweissKernels().run(config.to_json(), specs, 200, 7, "cpu")
     again = s.play_agents(config, *specs, 200, 7)
     assert np.array_equal(run.winner, again.winner) and (run.winner == -1).sum() > 0
+
+
+def test_the_search_cache_is_flushed_when_the_rules_source_changes(monkeypatch) -> None:
+    """numba keys a cache on the function's own file; the search inlines `edelweiss_cpu`'s rules, so a cache
+    compiled against other rules (a stamp of another digest) is flushed, and a matching stamp keeps it."""
+    import cardlab.fast.edelweiss_ismcts as search
+
+    flushed: list[str] = []
+    own = [
+        v
+        for v in vars(search).values()
+        if isinstance(v, search.CPUDispatcher) and v.py_func.__module__ == search.__name__
+    ]
+    for dispatcher in own:
+        monkeypatch.setattr(dispatcher._cache, "flush", lambda name=dispatcher.__name__: flushed.append(name))
+    folder = Path(own[0]._cache.cache_path)
+    for stamp in folder.glob("edelweiss_ismcts.rules-*"):
+        stamp.unlink()
+    (folder / "edelweiss_ismcts.rules-0000000000000000").touch()  # compiled against other rules
+    search._flush_if_the_rules_changed()
+    assert sorted(flushed) == sorted(d.__name__ for d in own) and len(own) > 5
+    stamps = list(folder.glob("edelweiss_ismcts.rules-*"))
+    assert len(stamps) == 1 and stamps[0].name != "edelweiss_ismcts.rules-0000000000000000"
+    flushed.clear()
+    search._flush_if_the_rules_changed()  # the same rules: the cache is kept
+    assert flushed == []

@@ -23,17 +23,21 @@ decision timing).
 
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from llvmlite import ir
 from numba import njit, prange, types
 from numba.core import cgutils
+from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
 
+from cardlab.fast import edelweiss_cpu
 from cardlab.fast.edelweiss_cpu import (
     _BLOCK_GAMES,
     _GOLDEN,
@@ -532,3 +536,30 @@ def play_agents(
     ticks = cycles.sum(axis=0)
     seat_decisions = (int(totals[0]), int(totals[1]))
     return AgentBatch(winner, reason, turns, decisions, seat_decisions, (ticks[0] / per_ms, ticks[1] / per_ms))
+
+
+def _flush_if_the_rules_changed() -> None:
+    """numba keys a cached function on its own file only, but the search inlines the rules of
+    `edelweiss_cpu`: machine code cached before that file changed would play the old rules (a rule option
+    added there would be ignored by the search). So the search's cache is flushed, and compiled again on
+    first use, whenever the rules' source differs from the one it was last compiled against."""
+    own = [value for value in globals().values()
+           if isinstance(value, CPUDispatcher) and value.py_func.__module__ == __name__]  # fmt: skip
+    if not own or own[0]._cache is None:
+        return
+    digest = hashlib.sha256(Path(edelweiss_cpu.__file__).read_bytes()).hexdigest()[:16]
+    folder = Path(own[0]._cache.cache_path)
+    stamp = folder / f"{Path(__file__).stem}.rules-{digest}"
+    if stamp.exists():
+        return
+    for dispatcher in own:
+        dispatcher._cache.flush()
+    try:
+        for old in folder.glob(f"{Path(__file__).stem}.rules-*"):
+            old.unlink()
+        stamp.touch()
+    except OSError:  # a read-only cache: flushed again next time, never stale
+        pass
+
+
+_flush_if_the_rules_changed()
