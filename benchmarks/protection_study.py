@@ -13,7 +13,7 @@ commands a designer types:
 Each command's JSON output is kept in `benchmarks/results/protection/` and the section "Accel 2's
 protection" of docs/balance.md (between `<!-- accel2-protection -->` markers, which the other studies keep)
 is written from those files. Run: `python benchmarks/protection_study.py --db protection.sqlite` (needs the
-`fast` extra; over an hour on two cores at the default 560 games per cell and seat, which resolve a
+`fast` extra; over an hour on two cores at the default 500 games per cell and seat, which resolve a
 10-point cell difference); `--write-only` rewrites the section from the kept files without playing.
 """
 
@@ -225,7 +225,7 @@ def section(run: dict) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", help="games database (kept: a re-run only plays what is missing)")
-    parser.add_argument("--games", type=int, default=560, help="games per pairing and seat (default 560: ±10 pp)")
+    parser.add_argument("--games", type=int, default=500, help="games per pairing and seat (default 500: ±10 pp)")
     parser.add_argument("--work", default="protection-study", help="folder for the commands' outputs")
     parser.add_argument("--write-only", action="store_true", help="rewrite the section from the kept files")
     args = parser.parse_args()

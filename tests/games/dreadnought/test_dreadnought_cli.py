@@ -43,9 +43,9 @@ def test_simulate_dreadnought_caster_pairs_and_decks(capsys) -> None:
         (["simulate", "dreadnought", "--casters", "X01,X04+X06"], "joined by '+'"),
         (["simulate", "dreadnought", "--casters", "X01+X02,X04+X06"], "D3.4"),  # red+red: N05 needs red+yellow
         (["simulate", "dreadnought", "--decks", "ember_spark,nowhere.toml"], "nowhere.toml"),
-        (["simulate", "dreadnought", "--leaders", "L01,L02"], "--leaders is not an option of dreadnought"),
-        (["simulate", "aterial", "--casters", "X01+X03,X04+X06"], "--casters is not an option of aterial"),
-        (["balance", "dreadnought", "--standard", "accel2"], "--standard is not an option of dreadnought"),
+        (["simulate", "dreadnought", "--leaders", "L01,L02"], "--leaders is not an option of `simulate dreadnought`"),
+        (["simulate", "aterial", "--casters", "X01+X03,X04+X06"], "--casters is not an option of `simulate aterial`"),
+        (["balance", "dreadnought", "--standard", "accel2"], "--standard is not an option of `balance dreadnought`"),
     ],
 )
 def test_bad_dreadnought_options_get_a_clear_error(capsys, argv: list[str], message: str) -> None:
