@@ -6,25 +6,12 @@ from __future__ import annotations
 
 import csv
 import json
-import shutil
-from importlib import resources
 from pathlib import Path
 
 import pytest
 
 from cardlab.cli import main
-
-NEW_CARD = """[[cards]]
-type = "subordinate"
-id = "S90"
-name = "Dawn Herald"
-cost = 2
-attack = 2
-hp = 3
-dominance = 1
-races = ["human"]
-abilities = [{ key = "deploy_draw", amount = 1 }]
-"""
+from tests.designer_files import NEW_CARD, packaged_deck_copy
 
 BROKEN_CARDS = (
     NEW_CARD.replace("cost = 2", "cost = -1").replace("hp = 3", "hp = 0")
@@ -43,15 +30,9 @@ abilities = [{ key = "flyy" }]
 )
 
 
-def _deck(game: str, deck_id: str, folder: Path, name: str) -> Path:
-    source = resources.files(f"cardlab.games.{game}").joinpath("data", "decks", f"{deck_id}.toml")
-    with resources.as_file(source) as path:
-        return Path(shutil.copy(path, folder / name))
-
-
 @pytest.fixture
 def aterial_files(tmp_path: Path) -> tuple[Path, Path]:
-    deck = _deck("aterial", "D1", tmp_path, "my_deck.toml")
+    deck = packaged_deck_copy("aterial", "D1", tmp_path, "my_deck.toml")
     text = deck.read_text().replace('name = "Vanguard of Dawn"', 'name = "My Dawn"').replace("S37 = 2", "S37 = 1")
     deck.write_text(text.replace("S40 = 1 }", "S40 = 1, S90 = 1 }"))
     cards = tmp_path / "my_cards.toml"
@@ -136,7 +117,7 @@ def test_sweep_and_compare_take_the_designers_entrants(capsys, tmp_path: Path, a
 
 
 def test_dreadnought_takes_decks_with_caster_pairs(capsys, tmp_path: Path) -> None:
-    deck = _deck("dreadnought", "tide_grove", tmp_path, "my_deck.toml")
+    deck = packaged_deck_copy("dreadnought", "tide_grove", tmp_path, "my_deck.toml")
     deck.write_text(deck.read_text().replace('name = "Tide & Grove"', 'name = "My Tide"'))
     argv = ["balance", "dreadnought", "--entrants", f"ember_spark:X02+X03,{deck}:X04+X07", "--games", "1",
             *_common(tmp_path), "--out", str(tmp_path / "x")]  # fmt: skip

@@ -14,6 +14,7 @@ from cardlab.games.aterial import Aterial
 from cardlab.games.aterial import cards as aterial_cards
 from cardlab.games.dreadnought import Dreadnought
 from cardlab.games.dreadnought import cards as dreadnought_cards
+from tests.designer_files import NEW_CARD
 
 ATERIAL_BAD = """# three cards, five problems
 [[cards]]
@@ -51,18 +52,6 @@ races = ["human"]
 abilities = []
 """
 
-GOOD_CARD = """[[cards]]
-type = "subordinate"
-id = "S90"
-name = "Dawn Herald"
-cost = 2
-attack = 2
-hp = 3
-dominance = 1
-races = ["human"]
-abilities = [{ key = "deploy_draw", amount = 1 }]
-"""
-
 
 def _aterial(paths: list[Path]) -> list[DataProblem]:
     return card_file_problems(paths, aterial_cards.sample_cards(), aterial_cards.parse_card, Aterial.data_rules)
@@ -90,8 +79,8 @@ def test_every_problem_of_a_card_file_with_its_line_and_rule(tmp_path: Path) -> 
 
 def test_a_good_card_file_has_no_problem_and_a_second_copy_is_a_duplicate(tmp_path: Path) -> None:
     one, two = tmp_path / "a.toml", tmp_path / "b.toml"
-    one.write_text(GOOD_CARD)
-    two.write_text(GOOD_CARD)
+    one.write_text(NEW_CARD)
+    two.write_text(NEW_CARD)
     assert _aterial([one]) == []
     [problem] = _aterial([one, two])
     assert (problem.where, problem.line, problem.rule) == (str(two), 3, "A4.2")

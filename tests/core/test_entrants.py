@@ -7,7 +7,6 @@ a deck and a caster pair (D3.1, D3.4)."""
 from __future__ import annotations
 
 import shutil
-from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -15,25 +14,7 @@ import pytest
 from cardlab.core.datacheck import DataProblems
 from cardlab.core.errors import CardlabError
 from cardlab.sim.balance import matchups_for
-
-NEW_CARD = """[[cards]]
-type = "subordinate"
-id = "S90"
-name = "Dawn Herald"
-cost = 2
-attack = 2
-hp = 3
-dominance = 1
-races = ["human"]
-abilities = [{ key = "deploy_draw", amount = 1 }]
-"""
-
-
-def packaged(game: str, deck_id: str, folder: Path, name: str) -> Path:
-    """A copy of a packaged deck file, to edit."""
-    source = resources.files(f"cardlab.games.{game}").joinpath("data", "decks", f"{deck_id}.toml")
-    with resources.as_file(source) as path:
-        return Path(shutil.copy(path, folder / name))
+from tests.designer_files import NEW_CARD, packaged_deck_copy
 
 
 def own(game: str, entrants: list[str], cards: list[str] | None = None):  # type: ignore[no-untyped-def]
@@ -48,7 +29,7 @@ def own(game: str, entrants: list[str], cards: list[str] | None = None):  # type
 @pytest.fixture
 def aterial_files(tmp_path: Path) -> tuple[Path, Path]:
     """my_deck.toml: D1 with one S37 swapped for the new card S90 of my_cards.toml."""
-    deck = packaged("aterial", "D1", tmp_path, "my_deck.toml")
+    deck = packaged_deck_copy("aterial", "D1", tmp_path, "my_deck.toml")
     text = deck.read_text().replace('name = "Vanguard of Dawn"', 'name = "My Dawn"')
     deck.write_text(text.replace("S37 = 2", "S37 = 1").replace("S40 = 1 }", "S40 = 1, S90 = 1 }"))
     cards = tmp_path / "my_cards.toml"
@@ -121,7 +102,7 @@ def test_cards_alone_keep_the_default_entrants_in_another_table(aterial_files: t
 
 
 def test_dreadnought_entrants_are_a_deck_and_a_caster_pair(tmp_path: Path) -> None:
-    deck = packaged("dreadnought", "tide_grove", tmp_path, "my-tide.toml")
+    deck = packaged_deck_copy("dreadnought", "tide_grove", tmp_path, "my-tide.toml")
     deck.write_text(deck.read_text().replace('name = "Tide & Grove"', 'name = "My Tide"'))
     matchups = own("dreadnought", ["ember_spark:X02+X03", f"{deck}:X04+X07", str(deck)])
     assert matchups.entrants == ("ember_spark/X02+X03", "my_tide/X04+X07", "my_tide/X04+X06")  # '-' splits cells
