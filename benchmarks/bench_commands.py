@@ -43,8 +43,8 @@ def command(*argv: str) -> tuple[float, str]:
 
 def kernel_seconds(configs: list[dict], games: int, seed: int = 1) -> float:
     """The numba kernel's own time for `games` games of each config (compiled and warmed first)."""
-    from cardlab.fast.edelweiss_cpu import play_config
     from cardlab.games.edelweiss import EdelweissConfig
+    from cardlab.games.edelweiss.fast.cpu import play_config
 
     parsed = [EdelweissConfig.from_json(config) for config in configs]
     play_config(parsed[0], "heuristic", "heuristic", 100, 0)
@@ -75,8 +75,8 @@ def main() -> None:
     n, g, r = args.simulate_games, args.balance_games, args.repeats
     lines = [f"Measured {datetime.date.today()} on {machine()}; medians of {r} runs.", ""]
 
-    from cardlab.fast.edelweiss_cpu import play_config
     from cardlab.games.edelweiss import EdelweissConfig
+    from cardlab.games.edelweiss.fast.cpu import play_config
 
     full = EdelweissConfig("full")
     play_config(full, "random", "random", 1000, 0)

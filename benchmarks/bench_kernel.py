@@ -16,8 +16,8 @@ import tempfile
 import numba
 
 from _report import machine, median_seconds, write_section
-from cardlab.fast.edelweiss_cpu import play_config
 from cardlab.games.edelweiss import EdelweissConfig
+from cardlab.games.edelweiss.fast.cpu import play_config
 from cardlab.sim.balance import BalanceSetup, kernel_balance, matchups_for
 
 CONFIGS = {

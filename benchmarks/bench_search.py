@@ -21,9 +21,9 @@ import numba
 
 from _report import machine, write_section
 from cardlab.agents import make_agent
-from cardlab.fast import edelweiss_cpu as kernel
-from cardlab.fast.edelweiss_ismcts import Tree, search_action
 from cardlab.games.edelweiss import Edelweiss, EdelweissConfig
+from cardlab.games.edelweiss.fast import cpu as kernel
+from cardlab.games.edelweiss.fast.search import Tree, search_action
 from cardlab.games.edelweiss.lab import STRONG_AGENT
 
 STANDARDS = {"Symbolic": "symbolic", "Accel 2": "accel2"}
@@ -135,7 +135,8 @@ def main() -> None:
             f"is one search of 1,000 iterations at a position reached by random play (skills deck, random "
             f"characters); the compiled figures are medians of {args.repeats} runs over {args.positions} positions, "
             f"the reference's a mean over {args.reference_positions}. Stopping once decided returns exactly the "
-            f"move of the full budget (tests/fast/test_edelweiss_ismcts.py). Target: 1,000 iterations in <= 2 ms.",
+            f"move of the full budget (tests/games/edelweiss/fast/test_search.py). "
+            "Target: 1,000 iterations in <= 2 ms.",
             "",
             "| standard | rollout | search | ms per decision |",
             "|---|---|---|---:|",

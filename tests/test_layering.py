@@ -1,4 +1,4 @@
-"""One place per game: outside `cardlab.games` (and `cardlab.fast`, whose kernels are one game's own)
+"""One place per game: outside `cardlab.games` (each game's package, its compiled engines included)
 no code names a game, so that a game is added by adding its package and one registry line."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 from cardlab.games import game_names
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "cardlab"
-OWN = ("games", "fast")
-"""Folders where game names belong: the game packages, and the kernels of one game."""
+OWN = ("games",)
+"""The folder where game names belong: the game packages."""
 
 
 def _files(*suffixes: str) -> list[Path]:

@@ -146,7 +146,7 @@ def test_the_default_table_agent_is_the_games_strong_one(tmp_path: Path, capsys,
     assert main(["balance", "edelweiss", "--games", "1", "--db", str(db), "--out", str(out)]) == 0
     assert json.loads((out / "summary.json").read_text())["agent"] == STRONG_AGENT
     assert "cpu engine" in capsys.readouterr().out
-    monkeypatch.setitem(sys.modules, "cardlab.fast.edelweiss_ismcts", None)  # as if the extra were missing
+    monkeypatch.setitem(sys.modules, "cardlab.games.edelweiss.fast.search", None)  # as if the extra were missing
     assert main(["balance", "edelweiss", "--games", "1", "--workers", "1", "--db", str(db), "--out", str(out)]) == 0
     assert json.loads((out / "summary.json").read_text())["agent"] == "heuristic"
     printed = capsys.readouterr().out

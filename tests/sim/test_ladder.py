@@ -138,7 +138,7 @@ def test_the_kernel_engine_plays_edelweiss_only(tmp_path: Path, capsys) -> None:
 
 
 def test_ladder_in_the_real_kernel(tmp_path: Path, capsys) -> None:
-    pytest.importorskip("cardlab.fast.edelweiss_ismcts")
+    pytest.importorskip("cardlab.games.edelweiss.fast.search")
     argv = ["edelweiss", "--agents", "random,heuristic", "--games", "400", "--engine", "cpu", "--standard", "symbolic"]
     summary = _ladder(capsys, tmp_path / "real", *argv)
     assert summary["pairs"][0]["engine"] == "cpu"

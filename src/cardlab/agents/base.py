@@ -6,8 +6,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Protocol
 
-from cardlab.core.errors import CardlabError
 from cardlab.core.game import Action, InfoSet
+from cardlab.core.specs import AgentSpecError, split_spec
 
 
 class Agent(Protocol):
@@ -23,10 +23,6 @@ def cap_thinking(agent: Agent, seconds: float) -> None:
     """Bound the agent's thinking time per decision, if it searches (`max_seconds`); others are quick."""
     if hasattr(agent, "max_seconds"):
         agent.max_seconds = seconds
-
-
-class AgentSpecError(CardlabError, ValueError):
-    """An agent spec string that names no agent or has a bad parameter."""
 
 
 class RandomAgent:
@@ -47,12 +43,13 @@ class RandomAgent:
 def _registry() -> dict[str, Callable[..., Agent]]:
     from cardlab.agents.heuristic import HeuristicAgent
     from cardlab.agents.ismcts import ISMCTSAgent
+    from cardlab.agents.openspiel import OpenSpielAgent
     from cardlab.agents.pimc import PIMCAgent
     from cardlab.agents.policy import PolicyAgent
 
     return {
         "random": RandomAgent, "heuristic": HeuristicAgent, "ismcts": ISMCTSAgent, "pimc": PIMCAgent,
-        "policy": PolicyAgent,
+        "policy": PolicyAgent, "openspiel": OpenSpielAgent,
     }  # fmt: skip
 
 
@@ -68,17 +65,16 @@ def _convert(agent: str, key: str, text: str, kind: type) -> Any:
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """'ismcts:iterations=400:rollout=heuristic' -> ('ismcts', {'iterations': 400, ...})."""
-    name, *parts = spec.strip().split(":")
+    name, fields = split_spec(spec)
     agents = _registry()
     if name not in agents:
         raise AgentSpecError(f"unknown agent {name!r} in {spec!r}; known agents: {', '.join(sorted(agents))}")
     params: dict[str, type] = getattr(agents[name], "params", {})
     kwargs: dict[str, Any] = {}
-    for part in parts:
-        key, sep, text = part.partition("=")
-        if not sep or key not in params:
+    for key, text in fields.items():
+        if key not in params:
             known = ", ".join(f"{k}=<{t.__name__}>" for k, t in params.items()) or "none"
-            raise AgentSpecError(f"{name}: bad parameter {part!r}; parameters: {known}")
+            raise AgentSpecError(f"{name}: bad parameter {f'{key}={text}'!r}; parameters: {known}")
         kwargs[key] = _convert(name, key, text, params[key])
     return name, kwargs
 

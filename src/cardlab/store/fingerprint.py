@@ -2,9 +2,10 @@
 different rules, card data, agents or engines unasked.
 
 The fingerprint hashes the agent spec, the engine, and the source and data files of the code that
-plays the game: the game's own package, the core protocol, the agents, the match loop, and the
-compiled kernels when a kernel plays it. Any edit there (a rule fixed, a card changed, a heuristic
-retuned, even a comment) gives a new fingerprint; an upgrade that changes none of them keeps it.
+plays the game: the game's own package, the core protocol, the agents, the match loop; the game's
+compiled engines (`fast/` in its package) only when a kernel plays it. Any edit there (a rule fixed, a
+card changed, a heuristic retuned, even a comment) gives a new fingerprint; an upgrade that changes none
+of them keeps it.
 """
 
 from __future__ import annotations
@@ -30,10 +31,11 @@ def cardlab_version() -> str:
 def _code_digest(game: str, kernel: bool) -> str:
     module = sys.modules[game_class(game).__module__]
     package = Path(module.__file__ or "").resolve().parent  # the game's own package, wherever it lives
-    paths = [_ROOT / part for part in _SHARED] + [package] + ([_ROOT / "fast"] if kernel else [])
+    compiled = package / "fast"  # the game's compiled engines decide only the games they play
     digest = hashlib.sha256()
-    for path in paths:
+    for path in [_ROOT / part for part in _SHARED] + [package]:
         files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.suffix in _SUFFIXES)
+        files = [file for file in files if kernel or not file.is_relative_to(compiled)]
         for file in files:
             digest.update(file.relative_to(path.parent).as_posix().encode())
             digest.update(file.read_bytes())

@@ -132,7 +132,7 @@ class Edelweiss(Game):
 
     @classmethod
     def fast_rollout(cls) -> FastRollout:
-        from cardlab.fast.edelweiss_cpu import rollout
+        from cardlab.games.edelweiss.fast.cpu import rollout
 
         return rollout
 

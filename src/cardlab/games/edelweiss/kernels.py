@@ -1,10 +1,10 @@
 """Edelweiss's compiled engines (extra `fast`), as the lab and the agents see them.
 
-`cpu` is the numba kernel (`cardlab.fast.edelweiss_cpu`), `gpu` the JAX kernel
-(`cardlab.fast.edelweiss_jax`, on a GPU when JAX sees one, else on the CPU); both play the
+`cpu` is the numba kernel (`cardlab.games.edelweiss.fast.cpu`), `gpu` the JAX kernel
+(`cardlab.games.edelweiss.fast.gpu`, on a GPU when JAX sees one, else on the CPU); both play the
 `random` and `heuristic` policies compiled in, and their sameness with the reference engine is
 proven in the test suite. The cpu kernel also plays the compiled information-set search,
-`ismcts:...:backend=cpu` (`cardlab.fast.edelweiss_ismcts`), and the heuristic with an epsilon.
+`ismcts:...:backend=cpu` (`cardlab.games.edelweiss.fast.search`), and the heuristic with an epsilon.
 Kernels deal from their own random streams, so a game is not the reference's game of the same
 seed, but a batch's deals are shared by both seat orders (common random numbers).
 
@@ -28,9 +28,10 @@ import numpy as np
 from cardlab.core.errors import CardlabError
 from cardlab.core.game import State
 from cardlab.core.plugin import KernelRun
+from cardlab.core.specs import AgentSpecError, split_spec
 from cardlab.games.edelweiss.config import EdelweissConfig
 
-_MODULES = {"cpu": "cardlab.fast.edelweiss_cpu", "gpu": "cardlab.fast.edelweiss_jax"}
+_MODULES = {"cpu": "cardlab.games.edelweiss.fast.cpu", "gpu": "cardlab.games.edelweiss.fast.gpu"}
 POLICIES = ("random", "heuristic")
 SEARCH_SPEC = "ismcts:...:backend=cpu"
 EPSILON_SPEC = "heuristic:epsilon=E"
@@ -38,10 +39,8 @@ EPSILON_SPEC = "heuristic:epsilon=E"
 
 def is_kernel_search(spec: str) -> bool:
     """Whether `spec` is the compiled search (`ismcts:...:backend=cpu`)."""
-    from cardlab.agents import AgentSpecError, parse_spec
-
     try:
-        name, params = parse_spec(spec)
+        name, params = split_spec(spec)
     except AgentSpecError:
         return False
     return name == "ismcts" and params.get("backend") == "cpu"
@@ -49,10 +48,8 @@ def is_kernel_search(spec: str) -> bool:
 
 def is_agent_batch_spec(spec: str) -> bool:
     """Whether the cpu kernel's agent batch plays `spec`: the search, or the heuristic with an epsilon."""
-    from cardlab.agents import AgentSpecError, parse_spec
-
     try:
-        name, params = parse_spec(spec)
+        name, params = split_spec(spec)
     except AgentSpecError:
         return False
     return is_kernel_search(spec) or (name == "heuristic" and set(params) <= {"epsilon"})
@@ -96,9 +93,9 @@ class EdelweissKernels:
             return False
         try:
             if any(spec not in POLICIES for spec in agents):
-                from cardlab.fast.edelweiss_ismcts import play_batch_agents as kernel
+                from cardlab.games.edelweiss.fast.search import play_batch_agents as kernel
             else:
-                from cardlab.fast.edelweiss_cpu import play_batch as kernel
+                from cardlab.games.edelweiss.fast.cpu import play_batch as kernel
             from numba.core.types import Omitted
 
             index = kernel._cache._cache_file._load_index()  # numba's cached signatures of the current source
@@ -119,7 +116,7 @@ class EdelweissKernels:
         policies alone are not (a clock read would cost as much as a decision), so their figure is
         the batch's thread time per decision. The config's rule options reach the kernel with it.
         """
-        from cardlab.fast.edelweiss_cpu import REASON_NAMES
+        from cardlab.games.edelweiss.fast.cpu import REASON_NAMES
 
         edelweiss = EdelweissConfig.from_json(config)
         searching = engine == "cpu" and any(is_kernel_search(spec) for spec in agents)
@@ -132,7 +129,7 @@ class EdelweissKernels:
         if agent_batch:  # the search or an epsilon seat: the kernel's agent batch
             import numba
 
-            from cardlab.fast.edelweiss_ismcts import play_agents
+            from cardlab.games.edelweiss.fast.search import play_agents
 
             # Games handed out one at a time (results never depend on it): a piece's last games do
             # not wait for one thread's share, however long its searches run.
@@ -161,7 +158,7 @@ def _warm(engine: str, agent_batch: bool) -> None:
     """Compile (or load from numba's cache) the kernel a batch will run, once per process."""
     config = EdelweissConfig("full")
     if agent_batch:
-        from cardlab.fast.edelweiss_ismcts import play_agents
+        from cardlab.games.edelweiss.fast.search import play_agents
 
         play_agents(config, "ismcts:iterations=2:backend=cpu", "random", 1, 0, 0)
     elif engine == "cpu":
@@ -191,7 +188,7 @@ def _threads(engine: str, games: int) -> int:
         return 1
     import numba
 
-    from cardlab.fast.edelweiss_cpu import _BLOCK_GAMES
+    from cardlab.games.edelweiss.fast.cpu import _BLOCK_GAMES
 
     return max(1, min(numba.get_num_threads(), -(-games // _BLOCK_GAMES)))
 
@@ -210,10 +207,10 @@ def _decision_ms(
 
 
 class EdelweissSearch:
-    """The compiled SO-ISMCTS (`cardlab.fast.edelweiss_ismcts`) behind `ismcts:...:backend=cpu`."""
+    """The compiled SO-ISMCTS (`cardlab.games.edelweiss.fast.search`) behind `ismcts:...:backend=cpu`."""
 
     def __init__(self) -> None:
-        self._module = import_module("cardlab.fast.edelweiss_ismcts")  # ImportError without the fast extra
+        self._module = import_module("cardlab.games.edelweiss.fast.search")  # ImportError without the fast extra
         self.time_capacity: int = self._module.TIME_CAPACITY
 
     def new_tree(self, capacity: int) -> Any:

@@ -4,7 +4,7 @@ All with fixed seeds (deterministic), on whatever device JAX picks (CPU in CI):
 
 1. Step level. `POSITIONS` reference positions are reached by random play over every
    configuration (full, short, and the skills deck with all 36 character pairs under both
-   standards, as in `test_edelweiss_cpu`). Their numba rows are stacked into one batch and
+   standards, as in `test_cpu`). Their numba rows are stacked into one batch and
    `CONTINUATION_STEPS` random actions are applied through the vmapped `step`, the numba
    `apply_action` and the reference `apply` in lockstep. After every step: the JAX row equals the
    numba row slot for slot, the JAX legal mask equals the reference legal set, `to_position` of the
@@ -20,7 +20,7 @@ All with fixed seeds (deterministic), on whatever device JAX picks (CPU in CI):
    checks the heuristic policy inside `play_one`. Each test must not reject at alpha = 0.001.
    The step-level comparison with numba alone runs 8,000 positions by default, 100,000 when slow.
 3. Determinism: the same seed gives the same games; another seed gives others.
-4. Rule options (`test_edelweiss_cpu.RULE_CONFIGS`): the lockstep of 1 over every rule config (with
+4. Rule options (`test_cpu.RULE_CONFIGS`): the lockstep of 1 over every rule config (with
    states where a field-guard rule changes the defense and boards just before a deck-out), draw steps
    (turn 1 under first_draw, deck-outs under deck_out_tie) against the numba loader, the JAX deal's
    zone sizes, heuristic games' distribution with draws against numba, and the lab's gpu engine; each
@@ -41,16 +41,16 @@ pytest.importorskip("numba")
 
 import jax.numpy as jnp  # noqa: E402
 
-from cardlab.fast import edelweiss_cpu as k  # noqa: E402
-from cardlab.fast import edelweiss_jax as kj  # noqa: E402
 from cardlab.games.edelweiss import (  # noqa: E402
     Edelweiss,
     EdelweissAction,
     EdelweissConfig,
 )
 from cardlab.games.edelweiss.cards import Window  # noqa: E402
+from cardlab.games.edelweiss.fast import cpu as k  # noqa: E402
+from cardlab.games.edelweiss.fast import gpu as kj  # noqa: E402
 from cardlab.games.edelweiss.heuristic import choose  # noqa: E402
-from tests.fast.test_edelweiss_cpu import (  # noqa: E402
+from tests.games.edelweiss.fast.test_cpu import (  # noqa: E402
     RULE_CONFIGS,
     draw_variant,
     guard_rule_changes_play,

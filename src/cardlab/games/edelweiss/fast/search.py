@@ -1,4 +1,4 @@
-"""Compiled single-observer ISMCTS for Edelweiss, on the numba kernel's row (`edelweiss_cpu`).
+"""Compiled single-observer ISMCTS for Edelweiss, on the numba kernel's row (`cpu`).
 
 The same search as the reference `cardlab.agents.ismcts` (Cowling, Powley & Whitehouse 2012):
 each iteration re-deals what the searching player cannot know, descends one tree keyed by action
@@ -37,8 +37,10 @@ from numba.core import cgutils
 from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
 
-from cardlab.fast import edelweiss_cpu
-from cardlab.fast.edelweiss_cpu import (
+from cardlab.core.specs import split_spec
+from cardlab.games.edelweiss.config import EdelweissConfig
+from cardlab.games.edelweiss.fast import cpu
+from cardlab.games.edelweiss.fast.cpu import (
     _BLOCK_GAMES,
     _GOLDEN,
     DECK,
@@ -73,7 +75,6 @@ from cardlab.fast.edelweiss_cpu import (
     game_rng,
     rule_codes,
 )
-from cardlab.games.edelweiss.config import EdelweissConfig
 
 KIND_RANDOM, KIND_HEURISTIC, KIND_SEARCH = 0, 1, 2
 ROLLOUTS = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC, "fast": POLICY_HEURISTIC}
@@ -386,7 +387,7 @@ def play_batch_agents(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Play `n_games` games in parallel; each seat is random, heuristic or the search (`kinds[p]`).
 
-    `rules` / `opening_hand` are the config's rule options (`edelweiss_cpu.rule_codes`): the games and
+    `rules` / `opening_hand` are the config's rule options (`cpu.rule_codes`): the games and
     every search's worlds are played under them (a drawn game has winner -1).
 
     A heuristic seat plays a random legal action with probability `epsilons[p]` (`heuristic:epsilon=E`).
@@ -484,9 +485,7 @@ class KernelAgent:
 
 def kernel_agent(spec: str) -> KernelAgent:
     """The kernel seat of an agent spec; a ValueError for one the kernel cannot play."""
-    from cardlab.agents import parse_spec
-
-    name, params = parse_spec(spec)
+    name, params = split_spec(spec)  # the values were checked by the agents (`make_agent`) already
     if name == "random" and not params:
         return KernelAgent(KIND_RANDOM)
     if name == "heuristic":
@@ -540,14 +539,14 @@ def play_agents(
 
 def _flush_if_the_rules_changed() -> None:
     """numba keys a cached function on its own file only, but the search inlines the rules of
-    `edelweiss_cpu`: machine code cached before that file changed would play the old rules (a rule option
+    `cpu`: machine code cached before that file changed would play the old rules (a rule option
     added there would be ignored by the search). So the search's cache is flushed, and compiled again on
     first use, whenever the rules' source differs from the one it was last compiled against."""
     own = [value for value in globals().values()
            if isinstance(value, CPUDispatcher) and value.py_func.__module__ == __name__]  # fmt: skip
     if not own or own[0]._cache is None:
         return
-    digest = hashlib.sha256(Path(edelweiss_cpu.__file__).read_bytes()).hexdigest()[:16]
+    digest = hashlib.sha256(Path(cpu.__file__).read_bytes()).hexdigest()[:16]
     folder = Path(own[0]._cache.cache_path)
     stamp = folder / f"{Path(__file__).stem}.rules-{digest}"
     if stamp.exists():

@@ -26,11 +26,11 @@ import pytest
 numba = pytest.importorskip("numba")
 
 from cardlab.agents import AgentSpecError, make_agent  # noqa: E402
-from cardlab.fast import edelweiss_cpu as k  # noqa: E402
-from cardlab.fast import edelweiss_ismcts as s  # noqa: E402
 from cardlab.games.edelweiss import Edelweiss, EdelweissConfig  # noqa: E402
+from cardlab.games.edelweiss.fast import cpu as k  # noqa: E402
+from cardlab.games.edelweiss.fast import search as s  # noqa: E402
 from cardlab.sim.stats import wilson_interval  # noqa: E402
-from tests.fast.test_edelweiss_cpu import RULE_CONFIGS, kernel_turn_limit  # noqa: E402
+from tests.games.edelweiss.fast.test_cpu import RULE_CONFIGS, kernel_turn_limit  # noqa: E402
 
 PARITY_GAMES = int(os.environ.get("CARDLAB_ISMCTS_PARITY_GAMES", "1000"))
 """Games of the full (`slow`) parity test; the default run plays `CI_PARITY_GAMES`."""
@@ -335,9 +335,9 @@ def test_kernel_games_with_search_seats_play_the_rules() -> None:
 
 
 def test_the_search_cache_is_flushed_when_the_rules_source_changes(monkeypatch) -> None:
-    """numba keys a cache on the function's own file; the search inlines `edelweiss_cpu`'s rules, so a cache
+    """numba keys a cache on the function's own file; the search inlines `cpu`'s rules, so a cache
     compiled against other rules (a stamp of another digest) is flushed, and a matching stamp keeps it."""
-    import cardlab.fast.edelweiss_ismcts as search
+    import cardlab.games.edelweiss.fast.search as search
 
     flushed: list[str] = []
     own = [
@@ -348,13 +348,13 @@ def test_the_search_cache_is_flushed_when_the_rules_source_changes(monkeypatch) 
     for dispatcher in own:
         monkeypatch.setattr(dispatcher._cache, "flush", lambda name=dispatcher.__name__: flushed.append(name))
     folder = Path(own[0]._cache.cache_path)
-    for stamp in folder.glob("edelweiss_ismcts.rules-*"):
+    for stamp in folder.glob("search.rules-*"):
         stamp.unlink()
-    (folder / "edelweiss_ismcts.rules-0000000000000000").touch()  # compiled against other rules
+    (folder / "search.rules-0000000000000000").touch()  # compiled against other rules
     search._flush_if_the_rules_changed()
     assert sorted(flushed) == sorted(d.__name__ for d in own) and len(own) > 5
-    stamps = list(folder.glob("edelweiss_ismcts.rules-*"))
-    assert len(stamps) == 1 and stamps[0].name != "edelweiss_ismcts.rules-0000000000000000"
+    stamps = list(folder.glob("search.rules-*"))
+    assert len(stamps) == 1 and stamps[0].name != "search.rules-0000000000000000"
     flushed.clear()
     search._flush_if_the_rules_changed()  # the same rules: the cache is kept
     assert flushed == []

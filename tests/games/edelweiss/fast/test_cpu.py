@@ -50,9 +50,9 @@ import pytest
 numba = pytest.importorskip("numba")
 
 from cardlab.core.scenario import DEALT_KEYS  # noqa: E402
-from cardlab.fast import edelweiss_cpu as k  # noqa: E402
 from cardlab.games.edelweiss import Edelweiss, EdelweissAction, EdelweissConfig  # noqa: E402
 from cardlab.games.edelweiss.cards import HAND_SIZES, Window  # noqa: E402
+from cardlab.games.edelweiss.fast import cpu as k  # noqa: E402
 from cardlab.games.edelweiss.heuristic import choose  # noqa: E402
 from tests.games.edelweiss.edelweiss_positions import ALL_CONFIGS  # noqa: E402
 

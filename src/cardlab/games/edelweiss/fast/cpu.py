@@ -2,7 +2,7 @@
 
 The reference engine (`games/edelweiss/state.py`) is the readable source of truth; this module
 mirrors its `_do` + `_advance` step for step on a flat int64 row, so that millions of games can be
-played for the balance lab. `tests/fast/test_edelweiss_cpu.py` proves the two equal: legal action
+played for the balance lab. `tests/games/edelweiss/fast/test_cpu.py` proves the two equal: legal action
 sets and E14.5 positions after every step, heuristic decisions, and game-level statistics.
 
 State layout: one int64 row of `ROW_SIZE` per game (`new_row()`), offsets below. The first

@@ -1,11 +1,11 @@
 """A JAX kernel for Edelweiss: the numba kernel's game as pure, batched array functions (CPU or GPU).
 
-`cardlab.fast.edelweiss_cpu` mirrors the reference engine step for step on a flat int row; this
+`cardlab.games.edelweiss.fast.cpu` mirrors the reference engine step for step on a flat int row; this
 module plays the same game on the same layout's first `CORE_SIZE` slots (the numba row appends a
-field index of its own), so `edelweiss_cpu.to_position` reads JAX rows too and a numba row's
+field index of its own), so `cpu.to_position` reads JAX rows too and a numba row's
 `[:CORE_SIZE]` is a JAX row. Everything is a pure function of arrays, free of Python branching on
 values, so it can be `jax.jit`-ed and `jax.vmap`-ed over millions of games on an accelerator.
-`tests/fast/test_edelweiss_jax.py` proves it equal to the numba kernel and the reference: rows,
+`tests/games/edelweiss/fast/test_gpu.py` proves it equal to the numba kernel and the reference: rows,
 legal masks, positions and heuristic decisions step by step, and game-level statistics.
 
 Why a struct inside: a one-hot update of the whole 223-slot row costs 223 selects per game, so
@@ -24,7 +24,7 @@ inside every outer iteration).
 
 Entry points (row level, jit/vmap-able): `step`, `advance`, `legal_mask`, `current_player`,
 `random_action`, `heuristic_action`, `deal`; games: `play_one`, `play_codes` (one configuration per
-game), `play_batch` (an `EdelweissConfig` and policy names, like `edelweiss_cpu.play_config`), and
+game), `play_batch` (an `EdelweissConfig` and policy names, like `cpu.play_config`), and
 `benchmark` for games/s per batch size. The configuration (`config_array`) is traced, not static,
 so one compilation per policy pair serves every deck, standard, character pair and rule option
 (`variants.RULE_OPTIONS`: the draw step reads first_draw and deck_out_tie, the deal opening_hand,
@@ -46,7 +46,8 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-from cardlab.fast.edelweiss_cpu import (
+from cardlab.games.edelweiss.config import EdelweissConfig
+from cardlab.games.edelweiss.fast.cpu import (
     A_ATTACK,
     A_BLOCK,
     A_DISCARD_CLUB,
@@ -121,7 +122,6 @@ from cardlab.fast.edelweiss_cpu import (
     config_codes,
     rule_codes,
 )
-from cardlab.games.edelweiss.config import EdelweissConfig
 
 A_DRAW_STEP, A_DIAMOND_DUST = N_ACTIONS, N_ACTIONS + 1
 """Pseudo-actions for the automatic steps, applied by the same `_apply` as real actions."""
@@ -136,7 +136,7 @@ GPU_BATCH_SIZES = tuple(2**e for e in range(12, 23))
 
 
 class State(NamedTuple):
-    """A row unpacked into its parts (see the `edelweiss_cpu` layout table); scalars are int32[]."""
+    """A row unpacked into its parts (see the `cpu` layout table); scalars are int32[]."""
 
     deck_kind: Array
     standard: Array

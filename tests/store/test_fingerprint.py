@@ -1,0 +1,48 @@
+"""A stored game's fingerprint follows the code that played it: a game's compiled engines (`fast/` in its
+package) count only for the games a kernel played."""
+
+from __future__ import annotations
+
+import sys
+import types
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cardlab.store import fingerprint as fp
+
+
+@pytest.fixture
+def package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A game package on disk with a rules module and a compiled engine under `fast/`."""
+    (tmp_path / "fast").mkdir()
+    (tmp_path / "__init__.py").write_text("RULES = 1\n", encoding="utf-8")
+    (tmp_path / "fast" / "cpu.py").write_text("KERNEL = 1\n", encoding="utf-8")
+    module = types.ModuleType("planted_game")
+    module.__file__ = str(tmp_path / "__init__.py")
+    monkeypatch.setitem(sys.modules, "planted_game", module)
+    game = type("PlantedGame", (), {"__module__": "planted_game"})
+    monkeypatch.setattr(fp, "game_class", lambda name: game)
+    fp._code_digest.cache_clear()
+    yield tmp_path
+    fp._code_digest.cache_clear()
+
+
+def _edit(path: Path) -> None:
+    path.write_text(path.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    fp._code_digest.cache_clear()
+
+
+def test_a_kernel_edit_changes_only_the_kernel_games_fingerprint(package: Path) -> None:
+    reference, kernel = fp.fingerprint("planted", "random", "reference"), fp.fingerprint("planted", "random", "cpu")
+    _edit(package / "fast" / "cpu.py")
+    assert fp.fingerprint("planted", "random", "reference") == reference
+    assert fp.fingerprint("planted", "random", "cpu") != kernel
+
+
+def test_a_rules_edit_changes_both(package: Path) -> None:
+    reference, kernel = fp.fingerprint("planted", "random", "reference"), fp.fingerprint("planted", "random", "cpu")
+    _edit(package / "__init__.py")
+    assert fp.fingerprint("planted", "random", "reference") != reference
+    assert fp.fingerprint("planted", "random", "cpu") != kernel
