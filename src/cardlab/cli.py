@@ -764,6 +764,68 @@ def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def cmd_tune(args: argparse.Namespace, console: Console) -> int:
+    """The smallest edits in the declared space that bring the table to the target, raced with common
+    deals, the survivors confirmed at --games (logic: sim/tune.py)."""
+    from cardlab.agents import parse_spec
+    from cardlab.games import game_class
+    from cardlab.sim.engines import check_engine
+    from cardlab.sim.tune import (
+        Budget,
+        parse_targets,
+        print_tune,
+        run_tune,
+        tune_candidates,
+        tune_dimensions,
+        write_tune_files,
+    )
+
+    cls = game_class(args.game)
+    try:
+        base = _lab_base(args, cls)
+        dimensions = tune_dimensions(
+            cls.rule_options, getattr(args, "rule", []), getattr(args, "patch", []),
+            lambda edit: bool(_effective_patches(cls, base, (), (edit,))),
+        )  # fmt: skip
+    except ValueError as exc:
+        raise CardlabError(str(exc)) from None
+    candidates = tune_candidates(dimensions, args.max_edits)
+    targets = parse_targets(args.target)
+    budget = Budget.parse(args.budget)
+    agent = _table_agent(args, base, console)
+    parse_spec(agent)
+    _check_agents((agent,), base.game)
+    engine = _table_engine(args.engine, base.game, (agent,))
+    check_engine(engine, base.game, (agent,), warm=False)
+    console.print(
+        f"tune {base.game} {base.variant}: {len(candidates)} candidates with at most {args.max_edits} edit(s) by "
+        f"{agent}, target {', '.join(t.text for t in targets)}",
+        soft_wrap=True,
+        highlight=False,
+    )
+    _prepare_engine(console, engine, base.game, (agent,))
+
+    def run(tasks: Sequence[GameTask]) -> Iterator[TaskResult]:
+        return _run_with_progress(tasks, args.workers, console, f"tune {base.game}", **_backend(args))
+
+    def rung(index: int, games: int, alive: int) -> None:
+        console.print(f"rung {index + 1}: {alive} candidates, {games} games per pairing and seat", highlight=False)
+
+    out = Path(args.out or f"tune-{base.game}-{base.variant}")
+    with _open_db(args.db, out) as db:
+        try:
+            tune = run_tune(
+                db, base, candidates, targets, agent, args.games, budget, args.seed, args.mirrors, engine, run,
+                track=partial(_progress, console), on_rung=rung,
+            )  # fmt: skip
+        except KeyboardInterrupt:
+            _interrupted(console, f"every finished game is stored in {db.path}; run the command again to go on")
+        written = write_tune_files(tune, db, base, out)
+    print_tune(tune, console)
+    console.print(f"wrote {out}/{', '.join(written)}; games stored in {db.path}")
+    return 0
+
+
 def cmd_rules(args: argparse.Namespace, console: Console) -> int:
     """The rule options a game declares, each with its rule id, default (the spec's ruling) and values."""
     from rich.table import Table
@@ -1045,6 +1107,52 @@ def _add_sweep_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
     _add_backend_options(sub)
 
 
+def _add_tune_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
+    lab = cls.lab()
+    if lab is not None and lab.variant_option is not None:
+        _add_option(sub, lab.variant_option)
+    _add_own_entrant_options(sub, cls)
+    if cls.rule_options:
+        names = ", ".join(option.name for option in cls.rule_options)
+        sub.add_argument(
+            "--rule",
+            action="append",
+            default=[],
+            metavar="NAME[=V1,V2]",
+            help=f"a rule the search may change, to these values (all when none are given): {names}",
+        )
+    if cls.card_patches:
+        sub.add_argument(
+            "--patch",
+            action="append",
+            default=[],
+            metavar="CARD.FIELD=V1,V2|LO..HI",
+            help="a card stat the search may change, e.g. S14.cost=1..4",
+        )
+    sub.add_argument(
+        "--target",
+        action="append",
+        default=[],
+        metavar="KIND=CENTER:TOL",
+        help="entrants=50:3 (default), cells=50:10 or first=50:2, in percent; repeatable (all must hold)",
+    )
+    sub.add_argument("--max-edits", type=int, default=2, help="edits per candidate at most (default 2)")
+    sub.add_argument("--budget", help="stop after this many games (20000) or minutes (30m); default: no limit")
+    sub.add_argument("--agent", help="agent spec playing both seats (default: as for balance)")
+    sub.add_argument("--games", type=int, default=300,
+                     help="games per pairing and seat that confirm a candidate (default 300)")  # fmt: skip
+    sub.add_argument("--workers", type=int, help="worker processes (default: all cores)")
+    sub.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    sub.add_argument("--mirrors", action="store_true", help="also play the mirror pairings")
+    sub.add_argument(
+        "--engine", choices=("auto", "reference", "cpu"), default="auto",
+        help="auto (default: the cpu kernel where it plays the agent), reference, or cpu",
+    )  # fmt: skip
+    sub.add_argument("--db", help="SQLite database (default: lab.sqlite beside the output folder)")
+    sub.add_argument("--out", help="output directory (default tune-GAME-VARIANT)")
+    _add_backend_options(sub)
+
+
 def _add_play_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
     _add_config_options(sub, cls)
     sub.add_argument("--seat", choices=["P1", "P2"], default="P1", help="your seat (default P1)")
@@ -1095,6 +1203,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     sweep = command("sweep", cmd_sweep, "the balance table under each rule variant or card edit, side by side")
     _game_commands(sweep, _add_sweep_options, lambda cls: _has_lab(cls) and bool(cls.rule_options or cls.card_patches))
+
+    tune = command("tune", cmd_tune, "the smallest rule or card edits that bring the table to a balance target")
+    _game_commands(tune, _add_tune_options, lambda cls: _has_lab(cls) and bool(cls.rule_options or cls.card_patches))
 
     export = command("export", cmd_export, "stored lab results as one table (Parquet or CSV) for analysis")
     export.add_argument("game", choices=game_names(), metavar="GAME", help="which game's results")

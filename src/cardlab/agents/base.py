@@ -43,13 +43,12 @@ class RandomAgent:
 def _registry() -> dict[str, Callable[..., Agent]]:
     from cardlab.agents.heuristic import HeuristicAgent
     from cardlab.agents.ismcts import ISMCTSAgent
-    from cardlab.agents.openspiel import OpenSpielAgent
     from cardlab.agents.pimc import PIMCAgent
     from cardlab.agents.policy import PolicyAgent
 
     return {
         "random": RandomAgent, "heuristic": HeuristicAgent, "ismcts": ISMCTSAgent, "pimc": PIMCAgent,
-        "policy": PolicyAgent, "openspiel": OpenSpielAgent,
+        "policy": PolicyAgent,
     }  # fmt: skip
 
 
