@@ -169,3 +169,27 @@ def test_depth_cuts_rollouts_and_asks_the_games_estimate(monkeypatch: pytest.Mon
         make_agent("ismcts:depth=5", "edelweiss")
     with pytest.raises(AgentSpecError, match="not rollout=fast or backend=cpu"):
         make_agent("ismcts:depth=5:rollout=fast")
+
+
+def test_availability_counts_keep_the_search_exploring() -> None:
+    """SO-ISMCTS's UCB uses each move's availability (how often it was legal when its parent was visited) in
+    place of the parent's visits: at the root every legal move is legal in every sampled world, so each
+    child's availability is the root's visits after its expansion, and with a large exploration constant
+    every move keeps being visited (a search whose availabilities stopped growing would turn greedy)."""
+    from cardlab.agents.ismcts import ISMCTSAgent, _Node
+
+    state = Edelweiss(EdelweissConfig(deck="full")).new_state(seed=3)
+    while len(state.legal_actions()) < 3:
+        state.apply(state.legal_actions()[0])
+    infoset = state.infoset(state.current_player())
+    agent = ISMCTSAgent(iterations=1, c=20.0)
+    agent.prepare("edelweiss")
+    policy, fast = agent._rollouts["edelweiss"]
+    root, rng = _Node(None), random.Random(5)
+    for _ in range(300):
+        agent._iterate(root, infoset.sample_world(rng), rng, policy, fast, None)
+    children = root.children
+    assert set(children) == set(infoset.legal_actions)
+    expanded_at = {action: root.visits - child.available for action, child in children.items()}
+    assert all(0 <= when < len(children) for when in expanded_at.values())  # each tried once before any twice
+    assert min(child.visits for child in children.values()) > 300 / (4 * len(children))

@@ -22,10 +22,17 @@ def test_rows_round_trip_and_filter(tmp_path: Path) -> None:
                 GAME,
                 replace(GAME, seat=1, p1="EAGLE", p2="GARU"),
                 replace(GAME, variant="accel2", experiment="balance/y"),
+                replace(GAME, agents="random", experiment="balance/z"),
+                replace(GAME, game="aterial", experiment="balance/w"),
             ]
         )
         symbolic = list(db.games("edelweiss", "symbolic", "heuristic"))
-    assert symbolic == [GAME, replace(GAME, seat=1, p1="EAGLE", p2="GARU")]
+        by_random = list(db.games("edelweiss", "symbolic", "random"))
+        counted = {agents: sum(c.games for c in db.counts("edelweiss", "symbolic", agents))
+                   for agents in ("heuristic", "random", "ismcts")}  # fmt: skip
+    assert symbolic == [GAME, replace(GAME, seat=1, p1="EAGLE", p2="GARU")]  # one game, variant and agent only
+    assert by_random == [replace(GAME, agents="random", experiment="balance/z")]
+    assert counted == {"heuristic": 2, "random": 1, "ismcts": 0}
 
 
 def test_next_index_continues_each_cell(tmp_path: Path) -> None:

@@ -8,7 +8,10 @@ Expectations were worked out from the specification, not read off the engine.
 
 from __future__ import annotations
 
+import copy
+import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -31,6 +34,7 @@ from .dreadnought_positions import (
     window_stack,
 )
 
+SCENARIOS = Path(__file__).parent / "scenarios"
 CK = (True, True)
 """Both casters checked: their abilities and their log are out of the way."""
 
@@ -732,6 +736,23 @@ def test_d21_1_losing_all_hp_ends_the_game():
     assert state.outcome().winner == 0
     with pytest.raises(IllegalActionError):
         state.apply("PASS")
+
+
+def test_d21_1_both_out_at_the_same_rule_check_is_a_draw():
+    """D21.1, D21.2: both players draw their last HP card in the one draw step, so both lose their last
+    caster at the same rule check: a draw. With two deck cards to draw first, P1 keeps its HP card and wins."""
+    scenario = json.loads((SCENARIOS / "d21_1_both_out_is_a_draw.json").read_text(encoding="utf-8"))
+    state = load(scenario["position"])
+    apply_all(state, *scenario["actions"])
+    position = state.position()
+    assert (position["phase"], position["winner"], position["draw"], position["reason"]) == ("over", None, True, "hp")
+    assert state.outcome().winner is None
+    spared = copy.deepcopy(scenario["position"])
+    spared["players"]["P1"]["deck"] = ["R03", "R04"]
+    state = load(spared)
+    apply_all(state, *scenario["actions"])
+    position = state.position()
+    assert (position["phase"], position["winner"], position["draw"], position["reason"]) == ("over", "P1", False, "hp")
 
 
 def test_d21_3_turn_cap_is_a_draw():
