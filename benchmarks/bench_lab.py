@@ -15,7 +15,8 @@ from _report import machine, median_seconds, write_section
 from cardlab.agents import make_agent
 from cardlab.core.rng import derive_seed
 from cardlab.games.edelweiss import Edelweiss, EdelweissConfig
-from cardlab.sim.tournament import GameTask, run_tasks
+from cardlab.sim.tasks import GameTask
+from cardlab.sim.tournament import run_tasks
 
 
 def heuristic_games(workers: int, games: int) -> None:

@@ -21,7 +21,8 @@ from cardlab.agents import make_agent
 from cardlab.core.rng import derive_seed
 from cardlab.games.edelweiss import Edelweiss, EdelweissConfig
 from cardlab.sim.stats import wilson_interval
-from cardlab.sim.tournament import GameTask, run_tasks
+from cardlab.sim.tasks import GameTask
+from cardlab.sim.tournament import run_tasks
 
 AGENTS_MD = Path(__file__).resolve().parent.parent / "docs" / "agents.md"
 MATCHES = [("heuristic", "random"), ("ismcts:iterations=400:rollout=fast", "heuristic")]

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from cardlab.core.plugin import ConfigOption
     from cardlab.core.rules import Patches, Rules
     from cardlab.sim.balance import Matchups
-    from cardlab.sim.tournament import GameTask, TaskResult
+    from cardlab.sim.tasks import GameTask, TaskResult
     from cardlab.store import GamesDB
 
 
@@ -348,7 +348,8 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     from cardlab.sim.engines import check_engine, kernel_run
     from cardlab.sim.headtohead import HeadToHead
     from cardlab.sim.stats import wilson_interval
-    from cardlab.sim.tournament import GameTask, TaskList
+    from cardlab.sim.tasks import GameTask
+    from cardlab.sim.tournament import TaskList
 
     if args.games < 1:
         raise CardlabError("--games must be at least 1")

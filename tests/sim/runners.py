@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from cardlab.sim.compare import Runner
-from cardlab.sim.tournament import GameTask, TaskResult, run_tasks
+from cardlab.sim.tasks import GameTask, TaskResult
+from cardlab.sim.tournament import run_tasks
 
 
 def stopped_after(results: int) -> Runner:

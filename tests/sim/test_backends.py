@@ -6,7 +6,8 @@ from collections.abc import Callable, Sequence
 
 from cardlab.core.rng import derive_seed
 from cardlab.sim.backends import CHUNK_SECONDS, chunk_size, play_chunks
-from cardlab.sim.tournament import GameTask, Outcome, play_outcomes, run_tasks
+from cardlab.sim.tasks import GameTask, Outcome, play_outcomes
+from cardlab.sim.tournament import run_tasks
 
 
 def _worker(seconds_per_task: float) -> Callable[[Sequence[GameTask]], tuple[float, list[Outcome]]]:

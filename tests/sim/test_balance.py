@@ -12,7 +12,8 @@ from cardlab.cli import main
 from cardlab.games.edelweiss.cards import CHARACTER_IDS
 from cardlab.sim import balance
 from cardlab.sim.balance import BalanceSetup, balance_tasks, matchups_for, pairings, store_as_played, summarize
-from cardlab.sim.tournament import TaskResult, run_tasks
+from cardlab.sim.tasks import TaskResult
+from cardlab.sim.tournament import run_tasks
 from cardlab.store.games_db import StoredGame
 
 SYMBOLIC = matchups_for("edelweiss", "symbolic")

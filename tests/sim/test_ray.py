@@ -10,7 +10,8 @@ import pytest
 
 from cardlab.core.rng import derive_seed
 from cardlab.games import REGISTRY, game_class
-from cardlab.sim.tournament import GameTask, TaskResult, run_tasks
+from cardlab.sim.tasks import GameTask, TaskResult
+from cardlab.sim.tournament import run_tasks
 
 ray = pytest.importorskip("ray")
 

@@ -10,7 +10,8 @@ import pytest
 
 from cardlab.core.errors import CardlabError
 from cardlab.core.rng import derive_seed
-from cardlab.sim.tournament import BACKENDS, GameTask, TaskList, run_tasks
+from cardlab.sim.tasks import GameTask
+from cardlab.sim.tournament import BACKENDS, TaskList, run_tasks
 
 
 def _tasks(count: int) -> list[GameTask]:

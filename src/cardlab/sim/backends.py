@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from cardlab.core.errors import CardlabError
 from cardlab.games import REGISTRY, install
 from cardlab.sim.interrupt import held, wait_for
+from cardlab.sim.tasks import default_workers, play_outcomes, task_result
 
 if TYPE_CHECKING:
-    from cardlab.sim.tournament import GameTask, Outcome, TaskResult
+    from cardlab.sim.tasks import GameTask, Outcome, TaskResult
 
 MISSING_RAY = "the ray backend needs the cluster extra: pip install -e '.[cluster]'"
 
@@ -65,8 +66,6 @@ class ChunkSizer:
 
 def timed_outcomes(tasks: Sequence[GameTask]) -> tuple[float, list[Outcome]]:
     """Play a chunk of tasks in this worker: the seconds it took, and the outcomes."""
-    from cardlab.sim.tournament import play_outcomes
-
     start = time.perf_counter()
     outcomes = play_outcomes(tasks)
     return time.perf_counter() - start, outcomes
@@ -81,8 +80,6 @@ def play_chunks(
     """Yield the results of `tasks` in task order, sent to `workers` workers in chunks by `submit` and read
     back by `collect` (a chunk's `timed_outcomes`). Chunks are taken from `tasks` as they are sent, so the
     workers start on the first while the rest are still being made (a `TaskList` makes its tasks on demand)."""
-    from cardlab.sim.tournament import task_result
-
     sizer = ChunkSizer(len(tasks), workers)
     in_flight = 4 * workers  # chunks ahead of the one being read: every worker busy, memory bounded
     pending: deque[tuple[Sequence[GameTask], Handle]] = deque()
@@ -124,8 +121,6 @@ def connect_ray(workers: int | None = None, address: str | None = None) -> int:
     ray = import_ray()
     if not ray.is_initialized():
         if address is None:
-            from cardlab.sim.tournament import default_workers
-
             ray.init(num_cpus=workers or default_workers(), include_dashboard=False, logging_level=logging.ERROR)
         else:
             ray.init(address=address, logging_level=logging.ERROR)

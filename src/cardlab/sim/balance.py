@@ -31,7 +31,7 @@ from cardlab.sim.stats import (
     holm_bonferroni,
     wilson_interval,
 )
-from cardlab.sim.tournament import GameTask, TaskResult
+from cardlab.sim.tasks import GameTask, TaskResult
 from cardlab.store.fingerprint import cardlab_version, fingerprint
 from cardlab.store.games_db import CellCount, GamesDB, StoredBatch, StoredGame, counts_of
 

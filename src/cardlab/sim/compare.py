@@ -53,7 +53,7 @@ from cardlab.sim.stats import (
     two_proportion_z_test,
     wilson_interval,
 )
-from cardlab.sim.tournament import GameTask, TaskResult, Track, no_progress
+from cardlab.sim.tasks import GameTask, TaskResult, Track, no_progress
 from cardlab.store.games_db import CellCount, GamesDB, StoredGame, counts_of
 
 ALPHA = 0.05

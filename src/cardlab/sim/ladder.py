@@ -21,7 +21,8 @@ from cardlab.core.errors import CardlabError
 from cardlab.core.rng import derive_seed
 from cardlab.sim.headtohead import HeadToHead, pooled_decision_ms
 from cardlab.sim.stats import bootstrap_bradley_terry, bradley_terry, wilson_interval
-from cardlab.sim.tournament import GameTask, TaskList, TaskResult, Track, no_progress
+from cardlab.sim.tasks import GameTask, TaskResult, Track, no_progress
+from cardlab.sim.tournament import TaskList
 
 BOOTSTRAP_RESAMPLES = 200
 RATING_SCALE = "Bradley-Terry strength s on the Elo scale, 400·log10(s), mean 0 over the agents"

@@ -59,7 +59,7 @@ from cardlab.sim.balance import (
 )
 from cardlab.sim.compare import Runner, compare_tables
 from cardlab.sim.report import embedded_png, entrant_label, html_page, print_names
-from cardlab.sim.tournament import Track, no_progress
+from cardlab.sim.tasks import Track, no_progress
 from cardlab.store.fingerprint import fingerprint
 from cardlab.store.games_db import CellCount, GamesDB
 

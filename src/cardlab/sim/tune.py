@@ -41,7 +41,7 @@ from cardlab.sim.compare import Runner, compare_tables, write_difference_plot
 from cardlab.sim.report import embedded_png, html_page, print_names
 from cardlab.sim.stats import wilson_interval
 from cardlab.sim.sweep import SweepPlan, play_plan
-from cardlab.sim.tournament import Track, no_progress
+from cardlab.sim.tasks import Track, no_progress
 from cardlab.store.fingerprint import fingerprint
 from cardlab.store.games_db import CellCount, GamesDB
 
