@@ -43,12 +43,13 @@ class RandomAgent:
 def _registry() -> dict[str, Callable[..., Agent]]:
     from cardlab.agents.heuristic import HeuristicAgent
     from cardlab.agents.ismcts import ISMCTSAgent
+    from cardlab.agents.openspiel import OpenSpielAgent
     from cardlab.agents.pimc import PIMCAgent
     from cardlab.agents.policy import PolicyAgent
 
     return {
         "random": RandomAgent, "heuristic": HeuristicAgent, "ismcts": ISMCTSAgent, "pimc": PIMCAgent,
-        "policy": PolicyAgent,
+        "policy": PolicyAgent, "openspiel": OpenSpielAgent,
     }  # fmt: skip
 
 
