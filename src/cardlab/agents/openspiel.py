@@ -16,10 +16,10 @@ import random
 from functools import cache
 from typing import Any, ClassVar
 
-from cardlab.agents import AgentSpecError
 from cardlab.agents.base import format_spec
 from cardlab.core.encoding import information_state_string
 from cardlab.core.game import Action, InfoSet
+from cardlab.core.specs import AgentSpecError
 
 POLICY_FORMAT = "cardlab-openspiel-policy/1"
 BOTS = ("ismcts",)

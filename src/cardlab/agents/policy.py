@@ -16,8 +16,9 @@ from typing import ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from cardlab.agents.base import AgentSpecError, format_spec
+from cardlab.agents.base import format_spec
 from cardlab.core.game import Action, InfoSet
+from cardlab.core.specs import AgentSpecError
 
 Layers = list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]
 

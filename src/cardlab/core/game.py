@@ -21,34 +21,23 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from cardlab.core.errors import CardlabError, IllegalActionError
 from cardlab.core.events import EventLog
+from cardlab.core.players import PLAYER_NAMES as PLAYER_NAMES
+from cardlab.core.players import Player as Player
+from cardlab.core.players import parse_player as parse_player
+from cardlab.core.players import player_name as player_name
+from cardlab.core.plugin import Lab, PlainRenderer, web_assets
 
 if TYPE_CHECKING:
     from cardlab.core.encoding import Encoding
-    from cardlab.core.plugin import CompiledSearch, ConfigOption, FastRollout, Kernels, Lab, OptionValue, Renderer
+    from cardlab.core.plugin import CompiledSearch, ConfigOption, FastRollout, Kernels, OptionValue, Renderer
     from cardlab.core.profile import GameProfile
     from cardlab.core.rules import RuleOption
-
-Player = int
-"""Seat index: 0 is P1 (the first player), 1 is P2."""
-
-PLAYER_NAMES: tuple[str, str] = ("P1", "P2")
 
 Action = Hashable
 """A game's action value: hashable, with `str()` round-tripping through `Game.parse_action`."""
 
 HiddenGroup = list[tuple[str, list[int] | None]]
 """Zones (and slot indices, None for all) whose cards may be re-dealt among each other."""
-
-
-def player_name(player: Player) -> str:
-    return PLAYER_NAMES[player]
-
-
-def parse_player(name: str) -> Player:
-    try:
-        return PLAYER_NAMES.index(name)
-    except ValueError:
-        raise ValueError(f"unknown player {name!r}; expected 'P1' or 'P2'") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,8 +127,6 @@ class Game(ABC):
         """The balance lab's matchups, for a game with entrants to balance: by default the `lab` module
         of its package (`matchups(variant)`, and `VARIANT_OPTION` when the game has several variants;
         `ENTRANTS_OPTION` and `own_matchups` when a designer may bring their own entrants)."""
-        from cardlab.core.plugin import Lab
-
         module = cls._own_module("lab")
         if module is None:
             return None
@@ -179,8 +166,6 @@ class Game(ABC):
     def renderer(cls) -> Renderer:
         """The text renderer of the terminal client and the web app's event lines: the `render`
         module of the game's package, else `PlainRenderer`."""
-        from cardlab.core.plugin import PlainRenderer
-
         module = cls._own_module("render")
         return cast("Renderer", module) if module is not None else PlainRenderer()
 
@@ -188,8 +173,6 @@ class Game(ABC):
     def web_assets(cls) -> Mapping[str, Traversable]:
         """Files the web app serves for this game, from its package's `web/` folder: `render.js` (its
         board; a generic one when absent), `style.css` (the board's styles), `rules.html` (its rules page)."""
-        from cardlab.core.plugin import web_assets
-
         return web_assets(cls._package())
 
     @classmethod

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cardlab.core.errors import CardlabError, PositionError
-from cardlab.core.game import PLAYER_NAMES
+from cardlab.core.players import PLAYER_NAMES
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
