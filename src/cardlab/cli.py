@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext, suppress
-from functools import lru_cache, partial
+from functools import partial
 from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
@@ -344,18 +344,14 @@ def _check_agents(specs: Sequence[str], game: str) -> None:
 
 
 def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
-    """Two agents head to head; each deal is played twice with the seats swapped."""
-    from cardlab.sim.engines import check_engine, kernel_run
-    from cardlab.sim.headtohead import HeadToHead
-    from cardlab.sim.stats import wilson_interval
-    from cardlab.sim.tasks import GameTask
-    from cardlab.sim.tournament import TaskList
+    """Two agents head to head; each deal is played twice with the seats swapped (logic: sim/simulate.py)."""
+    from cardlab.sim.engines import check_engine
+    from cardlab.sim.simulate import simulate
 
     if args.games < 1:
         raise CardlabError("--games must be at least 1")
     agents = _agent_pair(args.agents)
     game = _game_from_args(args)
-    config = game.config_json()
     notes = Console(stderr=True) if args.json else console  # stdout is the JSON's
     if args.engine != "reference":  # the first line, before the kernel is loaded or compiled
         notes.print(
@@ -364,51 +360,14 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     _check_agents(agents, game.name)
     check_engine(args.engine, game.name, agents, warm=False)
     _prepare_engine(notes, args.engine, game.name, agents)
-    start = time.perf_counter()
-    tally = HeadToHead(agents, args.engine)
-    if args.engine != "reference":  # each deal twice, seats swapped: both batches share their seed
-        try:
-            with _progress(console, f"{agents[0]} vs {agents[1]}", args.games) as advance:
-                halves = ((agents, (args.games + 1) // 2, False), (agents[::-1], args.games // 2, True))
-                for order, count, swapped in halves:
-                    if count:
-                        run = kernel_run(game.name, config, order, count, args.seed, args.engine, advance=advance)
-                        tally.add_kernel_run(run, swapped)
-        except KeyboardInterrupt:
-            _interrupted(notes, "simulate keeps no games; nothing was stored")
-    else:
-        seats, labels = (agents, agents[::-1]), ({"swapped": False}, {"swapped": True})
-        deal_seed = lru_cache(maxsize=4)(partial(derive_seed, args.seed, "simulate"))
 
-        def task(index: int) -> GameTask:
-            odd = index % 2
-            return GameTask(game.name, config, seats[odd], deal_seed(index // 2), labels[odd], keep_actions=False)
+    def run(tasks: Sequence[GameTask]) -> Iterator[TaskResult]:
+        return _run_with_progress(tasks, args.workers, console, f"{agents[0]} vs {agents[1]}", **_backend(args))
 
-        tasks = TaskList(args.games, task)
-        label = f"{agents[0]} vs {agents[1]}"
-        for result in _run_with_progress(tasks, args.workers, console, label, **_backend(args)):
-            tally.add_record(result.record, result.task.labels["swapped"])
-    elapsed = time.perf_counter() - start
-    wins, first_wins, decisions, draws = tally.wins, tally.first_wins, tally.decisions, tally.draws
-    summary = {
-        "game": game.name,
-        "config": config,
-        "agents": list(agents),
-        "games": args.games,
-        "seed": args.seed,
-        "wins": wins,
-        "win_rate": [w / args.games for w in wins],
-        "ci95": [list(wilson_interval(w, args.games)) for w in wins],
-        "seat_wins": {"P1": first_wins, "P2": args.games - first_wins - draws},
-        "draws": draws,
-        "first_player_win_rate": first_wins / args.games,
-        "first_player_ci95": list(wilson_interval(first_wins, args.games)),
-        "decisions": decisions,
-        "seconds": round(elapsed, 3),
-        "games_per_second": round(args.games / elapsed, 1),
-        "decision_ms": tally.decision_ms,
-        "engine": args.engine,
-    }
+    try:
+        summary = simulate(game, agents, args.games, args.seed, args.engine, run, partial(_progress, console))
+    except KeyboardInterrupt:
+        _interrupted(notes, "simulate keeps no games; nothing was stored")
     if args.json:
         print(json.dumps(summary))
         return 0
@@ -416,19 +375,20 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
 
     from cardlab.sim.report import config_words, plus_minus
 
-    table = Table(title=f"{game.title}: {config_words(config)}\n{args.games} games, seats swapped per deal")
+    table = Table(title=f"{game.title}: {config_words(summary['config'])}\n{args.games} games, seats swapped per deal")
     for column in ("agent", "wins", "% ±95%", "ms/decision"):
         table.add_column(column, justify="left" if column == "agent" else "right", overflow="fold")
-    for spec, won, ci, ms in zip(agents, wins, summary["ci95"], tally.decision_ms, strict=True):
+    for spec, won, ci, ms in zip(agents, summary["wins"], summary["ci95"], summary["decision_ms"], strict=True):
         table.add_row(spec, str(won), plus_minus(won, args.games, ci), f"{ms:.4g}")
     console.print(table)
     # Where the first player is decided anew every turn, seats are only labels.
     fixed = game.fixed_first_player
     p1, p2, seat = ("P1 (first)", "P2 (second)", "first player") if fixed else ("P1", "P2", "seat P1")
+    per_second = summary["games_per_second"] * summary["decisions"] / args.games
     console.print(
-        f"wins by seat: {p1} {first_wins}, {p2} {summary['seat_wins']['P2']}; "
+        f"wins by seat: {p1} {summary['seat_wins']['P1']}, {p2} {summary['seat_wins']['P2']}; "
         f"{seat} wins {summary['first_player_win_rate']:.1%}; "
-        f"{summary['games_per_second']} games/s, {decisions / elapsed:,.0f} decisions/s"
+        f"{summary['games_per_second']} games/s, {per_second:,.0f} decisions/s"
     )
     return 0
 
@@ -507,7 +467,7 @@ def cmd_balance(args: argparse.Namespace, console: Console) -> int:
     An interrupted run (Ctrl-C) keeps every finished game; the same command run again finishes it.
     """
     from cardlab.agents import parse_spec
-    from cardlab.sim.balance import BalanceSetup, balance_tasks, kernel_balance, pairings, plan_run, store_as_played
+    from cardlab.sim.balance import BalanceSetup, Played, pairings, play_balance
     from cardlab.sim.engines import check_engine
 
     if args.games < 1:
@@ -529,35 +489,27 @@ def cmd_balance(args: argparse.Namespace, console: Console) -> int:
     setup = BalanceSetup(matchups, agent, args.games, args.seed, args.mirrors)
     out = _out_dir(args, matchups)
     label = f"balance {matchups.game} {matchups.variant} · {agent}"
+
+    def run(tasks: Sequence[GameTask]) -> Iterator[TaskResult]:
+        return _run_with_progress(tasks, args.workers, console, label, **_backend(args))
+
+    def resumed(stored: int) -> None:
+        console.print(f"resuming an interrupted run: {stored} of its games or batches are stored")
+
     with _open_db(args.db, out) as db:
-        experiment = setup.experiment if engine == "reference" else f"{setup.experiment}/engine={engine}"
-        run = plan_run(setup, db, experiment)
-        total = 2 * sum(count for _, count in run.plan.values())
-        if run.done is not None:
-            console.print(f"resuming an interrupted run: {len(run.done)} of its games or batches are stored")
         start = time.perf_counter()
-        played = 0
+        played = Played()
         try:
-            if engine != "reference":
-                starts = {(cell, first) for cell, (first, _) in run.plan.items()}
-                stored = sum(b.count for (cell, first, _), b in (run.batches or {}).items() if (cell, first) in starts)
-                with _progress(console, label, total - stored) as advance:
-                    for batch in kernel_balance(setup, run.start, engine, run.count, run.batches, advance):
-                        played += db.put_batches([batch])  # a batch Ctrl-C stopped: the games it finished
-            else:
-                tasks = balance_tasks(setup, run.start, run.count, run.done)
-                results = _run_with_progress(tasks, args.workers, console, label, **_backend(args))
-                played = store_as_played(db, results, setup)  # on Ctrl-C too: every finished game is kept
+            play_balance(db, setup, engine, run, partial(_progress, console), played, resumed)
         except KeyboardInterrupt:
-            count = f" ({played:,} this time)" if engine != "reference" else ""
+            count = f" ({played.games:,} this time)" if engine != "reference" else ""
             _interrupted(console, f"every finished game is stored in {db.path}{count}; run the command again to finish")
-        db.finish_run(run.id)
         elapsed = time.perf_counter() - start
         console.print(
-            f"played {played} games in {elapsed:.1f} s ({played / elapsed:,.0f} games/s, "
+            f"played {played.games} games in {elapsed:.1f} s ({played.games / elapsed:,.0f} games/s, "
             f"{engine} engine); database {db.path}"
         )
-        _table_outputs(db, matchups, agent, args.pool, played, out, console)
+        _table_outputs(db, matchups, agent, args.pool, played.games, out, console)
     return 0
 
 

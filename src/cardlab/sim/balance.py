@@ -31,7 +31,7 @@ from cardlab.sim.stats import (
     holm_bonferroni,
     wilson_interval,
 )
-from cardlab.sim.tasks import GameTask, TaskResult
+from cardlab.sim.tasks import GameTask, TaskResult, Track, no_progress
 from cardlab.store.fingerprint import cardlab_version, fingerprint
 from cardlab.store.games_db import CellCount, GamesDB, StoredBatch, StoredGame, counts_of
 
@@ -262,6 +262,46 @@ def stored_game(result: TaskResult, setup: BalanceSetup) -> StoredGame:
         version=cardlab_version(),
         fingerprint=fingerprint(setup.matchups.game, setup.agent, "reference"),
     )
+
+
+@dataclass
+class Played:
+    """Games a run has stored so far: read it after a Ctrl-C too (the run stores every finished game first)."""
+
+    games: int = 0
+
+
+def play_balance(
+    db: GamesDB,
+    setup: BalanceSetup,
+    engine: str,
+    run: Callable[[Sequence[GameTask]], Iterable[TaskResult]],
+    track: Track = no_progress,
+    played: Played | None = None,
+    on_resume: Callable[[int], None] | None = None,
+) -> int:
+    """`cardlab balance` as a library call: play `games_per_cell` new games per pairing and seat (or finish
+    an interrupted run of the same size), storing them as they finish; the number stored. `run` plays the
+    reference engine's tasks; a kernel plays batches, `track` hearing of their games. `on_resume(stored)`
+    is told when an interrupted run is resumed."""
+    m = setup.matchups
+    tally = played if played is not None else Played()
+    experiment = setup.experiment if engine == "reference" else f"{setup.experiment}/engine={engine}"
+    plan = plan_run(setup, db, experiment)
+    if plan.done is not None and on_resume is not None:
+        on_resume(len(plan.done))
+    if engine != "reference":
+        starts = {(cell, first) for cell, (first, _) in plan.plan.items()}
+        stored = sum(b.count for (cell, first, _), b in (plan.batches or {}).items() if (cell, first) in starts)
+        total = 2 * sum(count for _, count in plan.plan.values())
+        with track(f"balance {m.game} {m.variant} · {setup.agent}", total - stored) as advance:
+            for batch in kernel_balance(setup, plan.start, engine, plan.count, plan.batches, advance):
+                tally.games += db.put_batches([batch])  # a batch Ctrl-C stopped: the games it finished
+    else:
+        tasks = balance_tasks(setup, plan.start, plan.count, plan.done)
+        tally.games += store_as_played(db, run(tasks), setup)  # on Ctrl-C too: every finished game is kept
+    db.finish_run(plan.id)
+    return tally.games
 
 
 def store_as_played(
