@@ -47,7 +47,18 @@ def _common(tmp_path: Path) -> list[str]:
 def test_balance_plays_the_designers_entrants_and_names_them(capsys, tmp_path: Path, aterial_files) -> None:
     deck, cards = aterial_files
     own = ["--entrants", f"{deck}:L01,D2:L04", "--cards", str(cards)]
-    argv = ["balance", "aterial", *own, "--games", "3", *_common(tmp_path), "--out", str(tmp_path / "x")]
+    argv = [
+        "balance",
+        "aterial",
+        *own,
+        "--games",
+        "3",
+        *_common(tmp_path),
+        "--out",
+        str(tmp_path / "x"),
+        "--engine",
+        "reference",
+    ]  # per-game rows in results.csv (a kernel stores batches)
     assert main(argv) == 0
     printed = capsys.readouterr().out
     assert "My Dawn · Marshal Odette Renn" in printed and "Ashfang Pack · Matriarch Greytusk" in printed

@@ -44,7 +44,7 @@ def test_balance_with_the_kernel_stores_and_reports_like_the_reference(tmp_path:
     ("engine", "game", "agents", "message"),
     [
         ("tpu", "edelweiss", ("random",), "unknown engine"),
-        ("cpu", "aterial", ("random",), "edelweiss only"),
+        ("cpu", "dreadnought", ("random",), "only, not dreadnought"),
         ("cpu", "edelweiss", ("ismcts",), "not 'ismcts'"),
     ],
 )

@@ -131,10 +131,10 @@ def test_the_kernel_plays_only_the_pairs_it_can(tmp_path: Path, capsys, monkeypa
     assert summary["engine"] == "cpu"
 
 
-def test_the_kernel_engine_plays_edelweiss_only(tmp_path: Path, capsys) -> None:
-    argv = ["ladder", "aterial", "--agents", "random,heuristic", "--engine", "cpu", "--out", str(tmp_path / "o")]
+def test_the_kernel_engine_refuses_a_game_without_kernels(tmp_path: Path, capsys) -> None:
+    argv = ["ladder", "dreadnought", "--agents", "random,heuristic", "--engine", "cpu", "--out", str(tmp_path / "o")]
     assert main(argv) == 2
-    assert "edelweiss only" in capsys.readouterr().err
+    assert "only, not dreadnought" in capsys.readouterr().err
 
 
 def test_ladder_in_the_real_kernel(tmp_path: Path, capsys) -> None:
