@@ -151,19 +151,19 @@ def test_open_observation_is_the_spectator_view_with_both_hands() -> None:
 
 def test_repr_is_one_line_with_turn_mover_and_window() -> None:
     state = Aterial().new_state(1)
-    assert repr(state) == f"<AterialState turn 0, {'P1' if state.first == 0 else 'P2'} to move (window mulligan)>"
+    assert state.status() == f"turn 0, {'P1' if state.first == 0 else 'P2'} to move (window mulligan)"
     state = attack_position()
-    assert repr(state) == "<AterialState turn 6, P1 to move (window attack)>"
+    assert state.status() == "turn 6, P1 to move (window attack)"
     state = load(window="block", turn=6, pending={"attacker": "P1:F0", "target": "P2:F1", "side": True},
                  p1=dict(field={"F0": unit("S24", ready=False)}), p2=dict(field={"F0": "S24"}))  # fmt: skip
-    assert repr(state) == "<AterialState turn 6, P2 to move (window block)>"  # A12.5: the defender decides
+    assert state.status() == "turn 6, P2 to move (window block)"  # A12.5: the defender decides
 
 
 def test_repr_of_finished_games() -> None:
     won = load(window="over", winner="P1", reason="lp")
-    assert repr(won) == "<AterialState turn 5, over: P1 wins (lp)>"
+    assert won.status() == "turn 5, over: P1 wins (lp)"
     drawn = load(window="over", draw=True, reason="simultaneous_loss")
-    assert repr(drawn) == "<AterialState turn 5, over: draw (simultaneous_loss)>"
+    assert drawn.status() == "turn 5, over: draw (simultaneous_loss)"
 
 
 def test_str_shows_both_grids_units_leaders_counts_and_hands() -> None:

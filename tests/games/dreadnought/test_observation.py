@@ -100,10 +100,10 @@ def test_str_shows_the_position_and_repr_one_line():
     assert "P1 hand: R01 Ashfang Cub, R05 Flame Burst" in text and "P2 hand: B05" in text
     assert "R02 Blaze Warden · BP 110 · +1 boost · -1 weaken" in text
     assert "discard 1 (top Y01" in text and "bursts 2 (2 normal, 0 checked)" in text
-    assert repr(state) == "<DreadnoughtState turn 3, P1 to act (window cast_window)>"
+    assert state.status() == "turn 3, P1 to act (window cast_window)"
     assert "\n" not in repr(state) and " object at 0x" not in repr(state) + text
     state = GAME.load_position(PENDING)
-    assert repr(state) == "<DreadnoughtState turn 3, P2 to act (window react)>"
+    assert state.status() == "turn 3, P2 to act (window react)"
     assert "being played: R05 Flame Burst" in str(state)
 
 
@@ -112,7 +112,7 @@ def test_str_and_repr_of_a_finished_game():
     state.apply("ATTACKER BA1.U1")  # the rest is forced: ATTACK BA2, BLOCK BA2.C, its last HP card (D21.1)
     while state.current_player() is not None:
         state.apply(state.legal_actions()[-1])
-    assert repr(state) == "<DreadnoughtState turn 3, over: P1 wins (hp)>"
+    assert state.status() == "turn 3, over: P1 wins (hp)"
     assert "game over: P1 wins (hp)" in str(state)
 
 
