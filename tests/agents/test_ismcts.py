@@ -193,3 +193,30 @@ def test_availability_counts_keep_the_search_exploring() -> None:
     expanded_at = {action: root.visits - child.available for action, child in children.items()}
     assert all(0 <= when < len(children) for when in expanded_at.values())  # each tried once before any twice
     assert min(child.visits for child in children.values()) > 300 / (4 * len(children))
+
+
+def test_a_cut_rollout_backs_up_the_estimate_for_the_player_who_moved() -> None:
+    """`depth`: the estimate is P1's chance of winning, so a move by P1 earns it and a move by P2 its
+    complement; reading it from P2's side would reward every move of the player the estimate dooms."""
+    from cardlab.agents.ismcts import ISMCTSAgent, _Node
+    from cardlab.games import game_class
+
+    state = game_class("aterial")().new_state(2, record_events=False)
+    while len(state.legal_actions()) < 2:
+        state.apply(state.legal_actions()[0])
+    player = state.current_player()
+    assert player is not None
+    infoset = state.infoset(player)
+    agent = ISMCTSAgent(iterations=1, depth=1)
+    agent.prepare("aterial")
+    policy, fast = agent._rollouts["aterial"]
+
+    def p1_wins_for_sure(world: object, seat: int) -> float:
+        return 1.0 if seat == 0 else 0.0
+
+    root, rng = _Node(None), random.Random(4)
+    for _ in range(40):
+        agent._iterate(root, infoset.sample_world(rng), rng, policy, fast, p1_wins_for_sure)
+    assert root.children
+    for child in root.children.values():
+        assert child.reward == (child.visits if child.player == 0 else 0.0)

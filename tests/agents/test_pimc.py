@@ -188,3 +188,31 @@ def test_it_answers_legally_anywhere_random_play_goes_mid_decision_included(name
         assert agent.act(state.infoset(player), random.Random(asked)) in state.legal_actions()
         asked += 1
     assert continuing > 0
+
+
+def test_a_few_equal_differences_are_not_certain() -> None:
+    """`_pick` adds one tied world as a prior: two worlds where another choice beat the heuristic's by
+    the same amount have no spread, yet are no reason at margin 2; ten such worlds are."""
+    agent = PIMCAgent(margin=2.0)
+    assert agent._pick([[0.0, 0.0], [1.0, 1.0]], [0, 1]) == 0
+    assert agent._pick([[0.0] * 10, [1.0] * 10], [0, 1]) == 1
+    assert PIMCAgent(margin=0.5)._pick([[0.0, 0.0], [1.0, 1.0]], [0, 1]) == 1
+
+
+def test_depth_plays_exactly_that_many_decisions_before_the_estimate() -> None:
+    """`depth=N`: N heuristic actions after the choice, then the game's estimate is the score."""
+    policy = game_class("aterial").heuristic()
+    assert policy is not None
+    calls: list[int] = []
+
+    def counting(world: State, rng: random.Random) -> object:
+        calls.append(1)
+        return policy(world, rng)
+
+    state = _positions("aterial", 1, seed=3)[0]
+    player = state.current_player()
+    assert player is not None
+    for depth in (1, 3):
+        calls.clear()
+        score = PIMCAgent(depth=depth)._score(state.clone(), (), player, counting, lambda world, me: 0.25, 1)
+        assert (len(calls), score) == (depth, 0.25)

@@ -17,9 +17,12 @@ from cardlab.sim.stats import (
     binomial_test_two_sided,
     bootstrap_bradley_terry,
     bradley_terry,
+    detectable_difference,
     first_player_advantage,
     holm_adjusted,
     holm_bonferroni,
+    newcombe_interval,
+    two_proportion_z_test,
     wilson_interval,
 )
 
@@ -324,3 +327,31 @@ def test_first_player_advantage_report() -> None:
 
 def test_first_player_advantage_without_games() -> None:
     assert first_player_advantage(0, 0) == {"wins": 0, "games": 0, "rate": 0.0, "ci95": [0.0, 1.0], "p_value": 1.0}
+
+
+def test_newcombe_interval_is_built_from_both_wilson_intervals() -> None:
+    """Newcombe (1998) method 10, example (a): 56/70 vs 48/80 gives 0.0524 to 0.3339 for the difference; each
+    bound takes the near arm of one Wilson interval and the far arm of the other."""
+    assert newcombe_interval(48, 80, 56, 70) == pytest.approx((0.0524, 0.3339), abs=1e-4)
+    low_a, high_a = wilson_interval(48, 80)
+    low_b, high_b = wilson_interval(56, 70)
+    diff = 56 / 70 - 48 / 80
+    assert newcombe_interval(48, 80, 56, 70) == pytest.approx(
+        (diff - math.hypot(56 / 70 - low_b, high_a - 48 / 80), diff + math.hypot(high_b - 56 / 70, 48 / 80 - low_a))
+    )
+
+
+def test_two_proportion_z_test_is_two_sided() -> None:
+    """15/50 vs 25/50: pooled 0.4, z = 0.2 / sqrt(0.4 * 0.6 * 2 / 50) = 2.0412, p = 2 (1 - Phi(z)) = 0.0412."""
+    z = 0.2 / math.sqrt(0.4 * 0.6 * 2 / 50)
+    assert two_proportion_z_test(15, 50, 25, 50) == pytest.approx(2 * (1 - NormalDist().cdf(z)))
+    assert two_proportion_z_test(15, 50, 25, 50) == pytest.approx(0.04123, abs=1e-5)
+
+
+def test_detectable_difference_grows_with_the_number_of_tests() -> None:
+    """The Bonferroni bound of Holm's first step: z(1 - alpha / (2 tests)) * sqrt(0.25 (1/n_a + 1/n_b))."""
+    one = detectable_difference(40, 40)
+    thirty = detectable_difference(40, 40, tests=30)
+    assert one == pytest.approx(NormalDist().inv_cdf(0.975) * math.sqrt(0.25 * 2 / 40))
+    assert thirty == pytest.approx(NormalDist().inv_cdf(1 - 0.05 / 60) * math.sqrt(0.25 * 2 / 40))
+    assert thirty > one

@@ -46,3 +46,21 @@ def test_a_rules_edit_changes_both(package: Path) -> None:
     _edit(package / "__init__.py")
     assert fp.fingerprint("planted", "random", "reference") != reference
     assert fp.fingerprint("planted", "random", "cpu") != kernel
+
+
+def test_the_agents_and_the_engine_are_part_of_it(package: Path) -> None:
+    """Games of two agents (or engines) on the same code must never pool in one report."""
+    base = fp.fingerprint("planted", "random", "reference")
+    assert fp.fingerprint("planted", "heuristic", "reference") != base
+    assert fp.fingerprint("planted", "random", "cpu") != base
+    assert fp.fingerprint("planted", "random", "reference") == base
+
+
+def test_a_card_data_edit_changes_it(package: Path) -> None:
+    """Card files (`data/*.json`) decide outcomes as much as the rules' code does."""
+    (package / "data").mkdir()
+    (package / "data" / "cards.json").write_text('{"attack": 1}\n', encoding="utf-8")
+    fp._code_digest.cache_clear()
+    reference = fp.fingerprint("planted", "random", "reference")
+    _edit(package / "data" / "cards.json")
+    assert fp.fingerprint("planted", "random", "reference") != reference

@@ -125,3 +125,47 @@ def test_counts_agree_with_the_games_they_count(tmp_path: Path) -> None:
     assert sorted(stored, key=lambda c: c.seat) == sorted(
         [replace(c, reasons={}) for c in counts_of(games)], key=lambda c: c.seat
     )
+
+
+def test_counts_keep_variants_apart_and_name_the_winners_seat(tmp_path: Path) -> None:
+    """A P1 win, a P2 win and a draw land in their own columns, one variant only; the first-named
+    entrant's wins follow its seat (P1 in seat 0, P2 in seat 1)."""
+    games = [
+        replace(GAME, game_index=0, winner=0),
+        replace(GAME, game_index=1, winner=1),
+        replace(GAME, game_index=2, winner=1),
+        replace(GAME, game_index=3, winner=-1, reason="deck_out"),
+        replace(GAME, game_index=0, seat=1, p1="EAGLE", p2="GARU", winner=1),
+        replace(GAME, game_index=0, variant="accel2", experiment="balance/y", winner=0),
+    ]
+    with GamesDB(tmp_path / "g.sqlite") as db:
+        db.add(games)
+        stored = {c.seat: c for c in db.counts("edelweiss", "symbolic", "heuristic")}
+    assert (stored[0].games, stored[0].p1_wins, stored[0].p2_wins, stored[0].draws) == (4, 1, 2, 1)
+    assert (stored[1].games, stored[1].p1_wins, stored[1].p2_wins, stored[1].draws) == (1, 0, 1, 0)
+    assert (stored[0].first_named_wins, stored[1].first_named_wins) == (1, 1)
+    tallied = {c.seat: c for c in counts_of(games[:5])}
+    assert (tallied[0].p1_wins, tallied[0].p2_wins, tallied[0].draws) == (1, 2, 1)
+
+
+def test_agents_are_listed_most_games_first(tmp_path: Path) -> None:
+    with GamesDB(tmp_path / "g.sqlite") as db:
+        db.add([replace(GAME, agents="random", experiment="balance/r", game_index=i) for i in range(3)])
+        db.add([GAME])
+        assert list(db.agents("edelweiss").items()) == [("random", 3), ("heuristic", 1)]
+
+
+def test_comparisons_come_newest_first(tmp_path: Path) -> None:
+    with GamesDB(tmp_path / "g.sqlite") as db:
+        for created in ("2026-01-01T00:00:00", "2026-03-01T00:00:00", "2026-02-01T00:00:00"):
+            db.add_comparison("edelweiss", "symbolic", "heuristic", "random", {"when": created}, created)
+        found = [c.created for c in db.comparisons("edelweiss", "symbolic")]
+    assert found == ["2026-03-01T00:00:00", "2026-02-01T00:00:00", "2026-01-01T00:00:00"]
+
+
+def test_only_an_unfinished_run_is_resumed(tmp_path: Path) -> None:
+    with GamesDB(tmp_path / "g.sqlite") as db:
+        run = db.start_run("balance/x", {"GARU-EAGLE": (0, 10)})
+        assert db.open_run("balance/x") == (run, {"GARU-EAGLE": (0, 10)})
+        db.finish_run(run)
+        assert db.open_run("balance/x") is None

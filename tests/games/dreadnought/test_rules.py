@@ -434,6 +434,18 @@ def test_d10_7_no_damage_when_all_attackers_left():
     assert state.position()["stack"][-1] == ["aturn", "P1", 0, 1]
 
 
+def test_d10_7_an_attacker_that_leaves_is_dropped_from_the_attack():
+    """D10.7: once the only attacker (G04) is broken in the reaction window, the pending attack names no
+    attacker (what the heuristic and every view read), though the attack itself is still in progress."""
+    state = load(phase="action", first="P2", p1={"hand": ["R06"], "bursts": 3, "checked": CK},
+                 p2={"ba1": ["G04"], "bursts": 1, "checked": CK})  # fmt: skip
+    apply_all(state, "ATTACKER BA1.U1", "ATTACK BA1", "BLOCK BA1.C")
+    assert len(state.position()["attack"]["attackers"]) == 1
+    apply_all(state, "PLAY R06", "PASS")
+    assert player(state, "P2")["discard"] == ["G04"]
+    assert state.position()["attack"]["attackers"] == []
+
+
 def test_d10_9_attackers_stay_checked():
     """D10.9: after attacking, a unit stays checked and is not offered as an attacker again this turn."""
     state = load(phase="action", p1={"ba1": ["R02"], "bursts": 1, "checked": CK}, p2={"bursts": 1, "checked": CK})

@@ -482,6 +482,16 @@ def test_e5_4b_discard_an_upright_club_not_a_tapped_one():
     assert field(state, "P1") == ["10C:T", "7S:T"]
 
 
+def test_e5_4b_the_first_field_card_counts_as_an_upright_club():
+    """E5.4 b: an upright club first on the field (index 0) still offers the choice; nothing is forced."""
+    state = load(window="attack", p1_field=["5C:U", "7S:U"], p2_hand=["6D", "2S"], p2_field=["3S:T"])
+    state.apply("ATTACK")
+    state.apply("GUARD D")
+    assert legal(state) == ["DISCARD_CLUB", "DISCARD_SPADE"]
+    state.apply("DISCARD_CLUB")
+    assert state.position()["discard"] == ["6D", "5C"]
+
+
 def test_e5_4_ruling_no_upright_club_forces_discarding_the_spade():
     """E5.4 ruling: with only tapped clubs the attacking spade is discarded automatically."""
     state = load(window="attack", p1_field=["7S:U", "10C:T"], p2_hand=["6D", "2S", "3H"])
