@@ -1,7 +1,7 @@
 """A trained policy as a cardlab agent: `policy:path=FILE` (issue #18).
 
-The file (`.npz`, written by `save_policy`, e.g. by the training example in `examples/`) holds a small MLP
-over the game's observation tensor (`Game.encoding()`) and the game and sizes it was trained for.
+The file (`.npz`, written by `save_policy`, e.g. by `examples/train_ppo.py` from a MaskablePPO actor) holds a
+small tanh MLP over the game's observation tensor (`Game.encoding()`) and the game it was trained for.
 Playing needs numpy only: the agent reads the seat's observation, never the true state, and picks
 the legal action of highest score (`mode=sample`: draws from the masked softmax instead).
 """
@@ -52,7 +52,7 @@ class PolicyAgent:
 
     def __init__(self, path: str = "", mode: str = "greedy") -> None:
         if not path:
-            raise ValueError("policy needs path=FILE (a policy file, e.g. from the training example in examples/)")
+            raise ValueError("policy needs path=FILE (a policy file, e.g. from examples/train_ppo.py)")
         if mode not in ("greedy", "sample"):
             raise ValueError(f"policy: mode must be greedy or sample, not {mode!r}")
         self.path, self.sample = path, mode == "sample"
