@@ -864,7 +864,9 @@ def cmd_games(args: argparse.Namespace, console: Console) -> int:
     for name in names:
         cls = game_class(name)
         profile = cls.profile()
-        profiles[name] = {"name": name, "title": cls.title, "profile": None if profile is None else profile.to_json()}
+        game = cls()  # the default configuration: its glossary and how to win, in player words
+        profiles[name] = {"name": name, "title": cls.title, "profile": None if profile is None else profile.to_json(),
+                          "how_to_win": game.how_to_win(), "glossary": dict(game.glossary())}  # fmt: skip
         if args.json:
             continue
         if profile is None:
@@ -876,6 +878,10 @@ def cmd_games(args: argparse.Namespace, console: Console) -> int:
         table.add_column("rule", no_wrap=True)
         for label, text, rule in profile.lines():
             table.add_row(label, text, rule)
+        if game.how_to_win():
+            table.add_row("how to win", game.how_to_win(), "")
+        if game.glossary():
+            table.add_row("keywords", ", ".join(game.glossary()) + " (`help WORD` in play explains one)", "")
         console.print(table)
     if args.json:
         print(json.dumps(profiles[args.name] if args.name else list(profiles.values()), indent=2))

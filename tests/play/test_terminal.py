@@ -8,6 +8,7 @@ import json
 import pytest
 
 from cardlab.cli import main
+from cardlab.games import game_class
 
 
 def _play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], answers: str, *argv: str) -> str:
@@ -97,6 +98,7 @@ def test_session_undo_restores_the_exact_position() -> None:
     positions = []
     for _ in range(12):
         actor = state.current_player()
+        assert actor is not None
         if actor == 0:
             positions.append((len(session.history), state.position()))
         action = str(state.legal_actions()[-1])
@@ -159,19 +161,21 @@ def test_a_skills_game_shows_the_standard_and_both_characters_with_their_skills(
 @pytest.mark.parametrize(
     ("game", "card", "facts"),
     [
-        ("edelweiss", "7H", ["7H: a heart", "upright (E4.2)"]),
-        ("aterial", "S02", ["S02 Hearth Acolyte", "cost 0", "dominance 1", "tap heal 1"]),
-        ("dreadnought", "X02", ["X02 Sable Kurenai", "caster", "HP 3"]),
+        ("edelweiss", "7H", ["7♥ — heart", "Enters your field upright (E4.2)"]),
+        ("aterial", "S02", ["S02 Hearth Acolyte", "cost 0", "dominance 1", "Tap heal: tap it"]),
+        ("dreadnought", "X02", ["X02 Sable Kurenai", "caster", "HP 3", "The attack deals 20 more damage"]),
     ],
 )
 def test_help_and_card_work_in_every_game(monkeypatch, capsys, game: str, card: str, facts: list[str]) -> None:
-    """Issue #16 item 1: `help` lists the commands, `card ID` prints the card, an unknown id is refused."""
+    """Issue #16 item 1, #35 items 1-2: `help` lists the commands and how to win, `card ID` prints the card in
+    player words, an unknown name is refused."""
     monkeypatch.setattr("sys.stdin", io.StringIO(f"help\ncard {card}\ncard NOPE\ncard\nq\n"))
     assert main(["play", game, "--seed", "2"]) == 0
     out = capsys.readouterr().out
-    assert "card ID            everything printed on a card" in out and "now: " in out
-    assert all(fact in out for fact in facts), out[-2000:]
-    assert "no card 'NOPE' in this game" in out and "card needs an id" in out
+    assert "card NAME          what a card does" in out and "now: " in out and "how to win: " in out
+    text = " ".join(out.split())  # the console wraps long lines
+    assert all(fact in text for fact in facts), out[-2000:]
+    assert "no card or keyword 'NOPE' in this game" in out and "card needs a name" in out
 
 
 def test_quitting_after_a_move_asks_first_and_a_save_needs_no_question(monkeypatch, capsys, tmp_path) -> None:
@@ -233,3 +237,120 @@ def test_aterial_says_why_a_typed_choice_is_refused(monkeypatch, capsys) -> None
     text = " ".join(out.split())  # the console wraps long lines
     assert "illegal action 'DEPLOY S02': DEPLOY is not a choice during the mulligan (A6.4): choose KEEP or" in text
     assert "illegal action 'ATTACK F1': ATTACK is not a choice during the move phase (A10)" in text
+
+
+def _typed(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], answers: str, *argv: str) -> str:
+    """The whole output of `cardlab play ...` given typed answers, wrapped lines joined."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(answers))
+    assert main(["play", *argv]) == 0
+    return " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.parametrize(
+    ("argv", "word", "words"),
+    [
+        (("edelweiss", "--standard", "accel2"), "help Poison Bind", ["Poison Bind:", "(E8.4, E8.5)"]),
+        (("edelweiss",), "help counter", ["counter: After a diamond guard", "(E5.4)"]),
+        (("aterial",), "help tap_heal", ["tap heal: In your action phase, tap this ready unit", "(A17.17, A16.4)"]),
+        (("aterial",), "card Flank", ["flank: Extra attack while this unit makes a side attack", "(A17.6, A12.5)"]),
+        (("dreadnought",), "help GODDRAW", ["god draw: Take one normal burst into your hand", "(D17)"]),
+        (("dreadnought",), "card dummy", ["dummy: Any card cast face down", "(D15)"]),
+    ],
+)
+def test_help_word_and_card_keyword_answer_from_the_glossary(monkeypatch, capsys, argv, word, words) -> None:
+    """#35 item 2: keywords, skills and key rules are explained, each with its rule ids."""
+    out = _typed(monkeypatch, capsys, f"{word}\nq\n", *argv, "--seed", "2")
+    assert all(text in out for text in words), out[-1500:]
+
+
+def test_card_names_a_character_and_a_skill(monkeypatch, capsys) -> None:
+    """#35: `card VIRIDIAN` and `card Guardian` no longer answer "no card" (E8.1, E9)."""
+    out = _typed(monkeypatch, capsys, "card VIRIDIAN\ncard guardian\nq\n", "edelweiss", "--standard", "symbolic")
+    assert "VIRIDIAN Viridian Lagartija Lacerta — character · skills Guardian + Poison Bind" in out
+    assert "Guardian: Defending with an empty hand, you may discard any tapped card of your field" in out
+    assert "no card" not in out
+
+
+@pytest.mark.parametrize("game", ["edelweiss", "aterial", "dreadnought"])
+def test_the_game_opens_with_how_to_win(monkeypatch, capsys, game: str) -> None:
+    """#35 item 2: a 'how to win' line at the top, before the first board."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    assert main(["play", game, "--seed", "1"]) == 0
+    first = capsys.readouterr().out.split("\n\n")[0]
+    assert first.splitlines()[0].startswith(f"{game_class(game).title} · how to win: ")
+
+
+def test_action_text_is_read_in_any_case_and_with_suit_symbols(monkeypatch, capsys) -> None:
+    """#35 item 6: `summon h` and `SUMMON ♥` are SUMMON H; `card 5♠` is `card 5S` (E0.2)."""
+    lower = _typed(monkeypatch, capsys, "summon h\nq\ny\n", "edelweiss", "--seed", "3")
+    assert "P1 summons 5♥, upright." in lower and "illegal action" not in lower
+    symbol = _typed(monkeypatch, capsys, "SUMMON ♥\nq\ny\n", "edelweiss", "--seed", "3")
+    assert "P1 summons 5♥, upright." in symbol
+    card = _typed(monkeypatch, capsys, "card 5♠\ncard 5s\nq\n", "edelweiss", "--seed", "3")
+    assert card.count("5♠ — spade") == 2
+    aterial = _typed(monkeypatch, capsys, "keep\nend_move\nq\ny\n", "aterial", "--seed", "3")
+    assert "P1 keeps the opening hand." in aterial and "illegal action" not in aterial
+    assert "Deploy a subordinate where the dominance supply covers its cost" in aterial  # END_MOVE was played
+
+
+def test_a_number_off_the_list_says_which_numbers_there_are(monkeypatch, capsys) -> None:
+    out = _typed(monkeypatch, capsys, "9\n0\nq\n", "edelweiss", "--seed", "3")
+    assert out.count("choose 1–2: there is no choice") == 2 and "unknown action" not in out
+
+
+def test_help_card_and_refusals_do_not_reprint_the_board(monkeypatch, capsys) -> None:
+    """#35 item 6: the answer stays on screen; the board comes back only once something happened."""
+    out = _typed(monkeypatch, capsys, "help\ncard 7H\nhelp block\nBLOCK\n9\n1\nq\ny\n", "edelweiss", "--seed", "3")
+    assert out.count("Turn 1 · P1's turn") == 1  # drawn once for all five answers
+    assert "illegal action 'BLOCK': BLOCK is not a choice during your main step" in out
+    assert "Turn 3 · P1's turn" in out  # after the move (and the opponent's turn) the board is drawn again
+
+
+def test_options_are_numbered_in_the_order_shown() -> None:
+    """#35 item 4: a renderer may group options out of their legal order; number N is the N-th shown."""
+    from rich.console import Console
+
+    from cardlab.play.terminal import _print_options
+
+    console = Console(file=io.StringIO(), width=80, color_system=None)
+    legal = ["DONE", "CAST R05", "DUMMY R05 BA1", "MOVE BA1.U1"]
+    shown = _print_options(console, [("R05 Flame Burst (cost 1)", [1, 2]), ("your BA1 unit 1", [3]), ("", [0])], legal)
+    assert shown == [1, 2, 3, 0]
+    printed = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "R05 Flame Burst (cost 1): 1 CAST  2 DUMMY BA1" in printed  # the id the heading names is left out
+    assert "your BA1 unit 1: 3 MOVE BA1.U1" in printed and "  4 DONE" in printed
+
+
+def test_a_typed_number_plays_the_option_shown_with_it(monkeypatch, capsys) -> None:
+    """Dreadnought groups its options by card; the number printed after a card's name sets that card aside
+    in the mulligan (D4.6), whatever its place in the legal list."""
+    import re
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\nq\ny\n"))
+    assert main(["play", "dreadnought", "--seed", "5"]) == 0
+    first = " ".join(capsys.readouterr().out.split())
+    offers = re.findall(r"([A-Z]\d\d) [^:()]+(?:\([^)]*\))?:? (\d+) MULL", first.split("Mulligan, once")[-1])
+    assert len(offers) >= 3
+    card, number = offers[-1]
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"1\n{number}\nq\ny\n"))
+    assert main(["play", "dreadnought", "--seed", "5"]) == 0
+    after = " ".join(capsys.readouterr().out.split())
+    assert re.search(rf"set aside \(mulligan\): {card} ", after), (card, number)
+
+
+def test_a_number_or_a_text_in_any_case_names_the_option_shown() -> None:
+    """#35 items 4 and 6: number N is the N-th option on the screen, whatever its place in the legal list;
+    text matches in any case, even where the game's own notation has lower case (A16.4 `tap_heal`)."""
+    from rich.console import Console
+
+    from cardlab.play.terminal import _choice
+
+    console = Console(file=io.StringIO(), width=80, color_system=None)
+    game = game_class("aterial")()
+    legal = ["END_ACTION", "DEPLOY S02", "ACTIVATE B0 tap_heal"]
+    shown = [2, 1, 0]
+    assert _choice(game, "1", legal, shown, console) == "ACTIVATE B0 tap_heal"
+    assert _choice(game, "3", legal, shown, console) == "END_ACTION"
+    assert _choice(game, "activate b0 TAP_HEAL", legal, shown, console) == "ACTIVATE B0 tap_heal"
+    assert _choice(game, "4", legal, shown, console) is None
+    assert "choose 1–3" in console.file.getvalue()  # type: ignore[attr-defined]

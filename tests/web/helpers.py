@@ -14,7 +14,9 @@ from typing import Any
 EDELWEISS_SKILLS = {"deck": "skills", "standard": "accel2", "characters": {"P1": "GARU", "P2": "EAGLE"}}
 ATERIAL = {"decks": {"P1": "D1", "P2": "D2"}, "leaders": {"P1": None, "P2": None}, "first": None, "cards": None}
 SEATS = ("P1", "P2")
-VIEW_KEYS = {"id", "game", "seat", "seats", "status", "version", "observation", "legal", "hint", "events", "result"}
+VIEW_KEYS = {
+    *("id", "game", "seat", "seats", "status", "version", "observation", "legal", "cards", "hint", "events", "result"),
+}
 
 
 def first_mover(game: str, config: Any, seed: int) -> str:
@@ -191,3 +193,27 @@ def serve(app: Any, timeout: float = 20.0, keep_alive: int = 300) -> Iterator[st
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+# -- cards in words -------------------------------------------------------------------------------
+
+_WORD_SPLIT = re.compile(r"[\s:@]+")
+
+
+def _keys(node: Any) -> Iterator[str]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield str(key)
+            yield from _keys(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _keys(value)
+
+
+def describes_unseen(view: dict) -> list[str]:
+    """Cards that `view["cards"]` describes but its observation and legal actions never name: a card
+    described there must be one the viewer can already read (else its words could leak it)."""
+    shown = [view["observation"], view.get("legal", [])]
+    texts = [*_strings(shown), *_keys(shown)]
+    words = {word for text in texts for word in _WORD_SPLIT.split(text)}
+    return sorted(set(view.get("cards", {})) - words)

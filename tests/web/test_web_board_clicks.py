@@ -109,39 +109,78 @@ def _token(url: str) -> str:
     return url.split("token=")[1]
 
 
+def _cast_or_dummy(view: dict) -> list[str]:
+    """Hand cards P1 may both cast and play as a dummy now."""
+    if view["observation"]["window"] != "cast_window":
+        return []
+    casts = {a.split()[1] for a in view["legal"] if a.startswith("CAST ")}
+    dummies = {a.split()[1] for a in view["legal"] if a.startswith("DUMMY ")}
+    return [card for card in view["observation"]["players"]["P1"]["hand"] if card in casts & dummies]
+
+
+def _played(client: httpx.Client, game_id: str, token: str, since: int) -> list[str]:
+    """P1's actions after version `since`, from P1's own replay."""
+    frames = client.get(f"/api/games/{game_id}/replay", params={"token": token}).json()["frames"]
+    return [frame["action"] for frame in frames[since + 1 :] if frame["actor"] == "P1"]
+
+
 def test_dreadnought_a_card_then_a_battle_area(tmp_path: Path) -> None:
+    """A click on a card, then on a highlighted battle area, casts it there; a dummy is an explicit choice
+    in the card's bar; the option list groups each card's choices, the normal play first."""
     with _game(tmp_path, "dreadnought", None, 3) as (base, client, game_id, url):
         token = _token(url)
-        view = _advance(
-            client, game_id, token,
-            lambda v: v["observation"]["window"] == "cast_window" and any(
-                a.startswith("DUMMY ") and "@S" not in a for a in v["legal"]
-            ),
-            _first_of("KEEP", "DONE", "PASS"),
-        )  # fmt: skip
-        card = next(a.split()[1] for a in view["legal"] if a.startswith("DUMMY ") and "@S" not in a)
+        view = _advance(client, game_id, token, lambda v: bool(_cast_or_dummy(v)), _first_of("KEEP", "DONE", "PASS"))
+        card = _cast_or_dummy(view)[0]
         own = [a for a in view["legal"] if a.split()[1:2] == [card]]
-        assert len(own) >= 2  # several actions: the card is selected first, not played at once
         with _page(base, url) as page:
+            group = page.locator(f'#legal [data-group="card:{card}"] button[data-action]')
+            listed = [group.nth(i).get_attribute("data-action") for i in range(group.count())]
+            assert sorted(listed) == sorted(own) and listed[0] == f"CAST {card}", listed  # grouped, cast first
+            assert [a for a in listed if a.startswith("DUMMY ")] == sorted(a for a in own if a.startswith("DUMMY "))
+            titles = page.locator("#legal .action-group").evaluate_all("gs => gs.map((g) => g.dataset.group)")
+            hand = [f"card:{c}" for c in view["observation"]["players"]["P1"]["hand"]]
+            assert [g for g in titles if g in hand] == [c for c in dict.fromkeys(hand) if c in titles]  # hand order
             chooser = page.locator(f'.hand-zone .dcard.chooser[data-card="{card}"]').first
             chooser.click()
             bar = page.locator(f'.choice-bar[data-selected="card:{card}"]')
             bar.wait_for(state="visible")
-            area = page.locator(f'[data-area="P1:BA1"][data-action="DUMMY {card} BA1"]')
-            assert area.count() == 1 and "destination" in (area.get_attribute("class") or "")
-            for action in own:  # every other action of the card is in the bar
-                if not action.startswith("DUMMY "):
-                    assert bar.locator(f'button[data-action="{action}"]').count() == 1, action
+            for action in own:  # every action of the card is in the bar, the dummies among them
+                assert bar.locator(f'button[data-action="{action}"]').count() == 1, action
+            area = page.locator('[data-area="P1:BA1"][data-cast-into="BA1"]')
+            assert area.get_attribute("data-action") == f"CAST {card}" and "destination" in (
+                area.get_attribute("class") or ""
+            )
             log = page.locator("#log").bounding_box()
             assert log is not None and log["y"] + 40 < VIEWPORT["height"], log  # the log is in view
-            assert page.locator("#legal button[data-action]").count() == len(view["legal"])  # the fallback list
             bar.locator("button.cancel").click()
             bar.wait_for(state="detached")
-            assert page.locator('[data-area="P1:BA1"][data-action]').count() == 0
+            assert page.locator("[data-cast-into]").count() == 0
             chooser.click()
-            page.locator(f'[data-area="P1:BA1"][data-action="DUMMY {card} BA1"]').click()
+            area.click()
+            after = _wait_for(
+                client,
+                game_id,
+                token,
+                lambda v: v["observation"]["window"] != "dest" and v["version"] > view["version"] + 1,
+            )
+        assert _played(client, game_id, token, view["version"])[:2] == [f"CAST {card}", "TO BA1"]
+        assert after["observation"]["players"]["P1"]["limbo"] == [card] or any(
+            unit and unit.get("card") == card and not unit.get("dummy")
+            for unit in after["observation"]["players"]["P1"]["BA1"]["units"]
+        )
+
+
+def test_dreadnought_a_dummy_is_an_explicit_choice(tmp_path: Path) -> None:
+    with _game(tmp_path, "dreadnought", None, 3) as (base, client, game_id, url):
+        token = _token(url)
+        view = _advance(client, game_id, token, lambda v: bool(_cast_or_dummy(v)), _first_of("KEEP", "DONE", "PASS"))
+        card = _cast_or_dummy(view)[0]
+        with _page(base, url) as page:
+            page.locator(f'.hand-zone .dcard.chooser[data-card="{card}"]').first.click()
+            page.locator(f'.choice-bar button[data-action="DUMMY {card} BA2"]').click()
             after = _wait_for(client, game_id, token, lambda v: v["version"] > view["version"])
-        units = after["observation"]["players"]["P1"]["BA1"]["units"]
+        assert _played(client, game_id, token, view["version"])[0] == f"DUMMY {card} BA2"
+        units = after["observation"]["players"]["P1"]["BA2"]["units"]
         assert any(unit and unit.get("dummy") for unit in units), units
 
 
@@ -178,6 +217,40 @@ def test_aterial_a_card_then_a_square_and_a_unit_then_its_target(tmp_path: Path)
             page.locator(f'[data-square="P1:{attacker}"][data-action="ATTACK {attacker}"]').click()
             target = page.locator('[data-square^="P2:"][data-action^="TARGET "]').first
             target.wait_for(state="visible")  # the squares the attacker reaches (A12.4)
+            aiming = get_view(client, game_id, token)
+            square = str(target.get_attribute("data-square"))
+            unit = aiming["observation"]["players"]["P2"]["field"][square.split(":")[1]]["card"]
+            named = f"Target {aiming['cards'][unit]['name']} ({square})"  # the unit by name, not "P2:F1"
+            assert target.get_attribute("aria-label") == named
+            assert page.locator(f'#legal button[data-action="TARGET {square}"] .label').inner_text() == named
             target.click()
             after = _wait_for(client, game_id, token, lambda v: v["version"] > view["version"] + 1)
         assert any(event.get("kind") == "attack" for event in after["events"][-12:]), after["events"][-12:]
+
+
+def test_aterial_a_card_that_cannot_be_deployed_says_why(tmp_path: Path) -> None:
+    """A click on a hand card that cannot be deployed anywhere shows the server's reason (A11.3) and plays nothing."""
+    config = {"decks": {"P1": "D1", "P2": "D2"}, "leaders": {"P1": None, "P2": None}, "first": "P1"}
+    with _game(tmp_path, "aterial", config, 2) as (base, client, game_id, url):
+        token = _token(url)
+
+        def stuck(v: dict) -> list[str]:
+            deployable = {a.split()[1] for a in v["legal"] if a.startswith("DEPLOY ")}
+            hand = v["observation"]["players"]["P1"]["hand"]
+            return [card for card in hand if card not in deployable] if v["observation"]["window"] == "action" else []
+
+        view = _advance(client, game_id, token, lambda v: bool(stuck(v)), _first_of("KEEP", "DEPLOY", "TO ", "END_"))
+        card = stuck(view)[0]
+        reason = client.post(f"/api/games/{game_id}/explain", json={"token": token, "action": f"DEPLOY {card}"}).json()[
+            "reason"
+        ]
+        assert reason
+        with _page(base, url) as page:
+            page.locator(f'.acard[data-card="{card}"][data-explain="DEPLOY {card}"]').first.click(
+                position={"x": 4, "y": 30}
+            )
+            notice = page.locator("#notice")
+            notice.wait_for(state="visible")
+            assert reason in notice.inner_text()
+            assert notice.bounding_box()["y"] < VIEWPORT["height"]  # said where the player looks
+        assert get_view(client, game_id, token)["version"] == view["version"]

@@ -20,8 +20,10 @@ from tests.web.helpers import (
     HiddenOracle,
     act,
     create,
+    describes_unseen,
     get_view,
     leaked,
+    ok,
     to_move,
 )
 
@@ -67,6 +69,8 @@ class Checker:
         assert not leaked(text, names), f"{where}: {seat} sees {leaked(text, names)}"
         if isinstance(payload, dict):
             assert not leaked_in_texts(payload, names), f"{where}: {seat} reads {leaked_in_texts(payload, names)}"
+            if "observation" in payload:  # cards in words: only cards the view itself names
+                assert not describes_unseen(payload), f"{where}: {seat} gets words for {describes_unseen(payload)}"
             if seat is not None and payload["observation"]["players"][seat]["hand"]:
                 own = payload["observation"]["players"][seat]["hand"][0]
                 self.seen_own += leaked(text, {own}) == [own]  # the search does find cards that are there
@@ -124,6 +128,8 @@ def play_and_check(client: Any, game: str, config: Any, seed: int) -> bool:
             if over:
                 break
             mover = to_move(latest[None])
+            if step % 7 == 1:
+                check_explanations(client, game_id, tokens[mover], latest[mover], checker.hidden[mover])
             response = act(client, game_id, tokens[mover], latest[mover]["legal"][0])
             checker.refresh()
             revealed_any = revealed_any or bool(checker.live.state.position().get("revealed"))
@@ -136,6 +142,20 @@ def play_and_check(client: Any, game: str, config: Any, seed: int) -> bool:
     assert checker.checked > 4 * final["version"]
     assert checker.seen_own > final["version"], "own hands should be visible (the search works)"
     return revealed_any
+
+
+def check_explanations(client: Any, game_id: str, token: str, view: dict, hidden: set[str]) -> None:
+    """Why a move with a hidden card is refused never names another hidden card (asked with the verbs
+    of the legal moves, so each game's own explanation runs)."""
+    verbs = sorted({action.split()[0] for action in view["legal"]})
+    for verb in verbs[:3]:
+        for name in sorted(hidden)[:3]:
+            action = f"{verb} {name}"
+            answer = ok(client.post(f"/api/games/{game_id}/explain", json={"token": token, "action": action}))
+            others = hidden - {name}
+            words = set(WORD.findall(answer["reason"]))
+            assert not leaked(answer, others), (action, answer)
+            assert not [n for n in others if any(form in words for form in text_forms(n))], (action, answer)
 
 
 def test_diamond_dust_reveals_are_exercised() -> None:
@@ -168,3 +188,8 @@ def test_the_checker_catches_a_planted_leak(client: Any) -> None:
     view["events"].append({"kind": "draw", "text": f"P2 draws {text_forms(opponent_card)[-1]}."})
     with pytest.raises(AssertionError, match="reads"):
         checker.check("P1", view, "planted in text")
+    view["events"].pop()
+    checker.check("P1", view, "clean again")
+    view["cards"]["ZZ9"] = {"name": "a card the view never names", "stats": "", "abilities": [], "keywords": []}
+    with pytest.raises(AssertionError, match="gets words for"):
+        checker.check("P1", view, "planted in cards")

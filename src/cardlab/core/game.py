@@ -28,6 +28,7 @@ from cardlab.core.players import player_name as player_name
 from cardlab.core.plugin import Lab, PlainRenderer, web_assets
 
 if TYPE_CHECKING:
+    from cardlab.core.cardwords import CardWords
     from cardlab.core.encoding import Encoding
     from cardlab.core.plugin import CompiledSearch, ConfigOption, FastRollout, Kernels, OptionValue, Renderer
     from cardlab.core.profile import GameProfile
@@ -108,6 +109,12 @@ class Game(ABC):
     @abstractmethod
     def parse_action(self, text: str) -> Action:
         """Inverse of `str(action)`; raises ValueError on unknown text."""
+
+    def parse_notation(self, text: str) -> State:
+        """The state of a one-line position notation (docs/notation.md): what `repr(state)` holds and
+        `State.notation()` writes; like `load_position`, the notation's own config wins. A malformed
+        notation raises `PositionError` naming the field and the problem."""
+        raise CardlabError(f"{self.name} has no position notation; load a position JSON (load_position)")
 
     # -- what tools need to know about the game (defaults: the game has none of it) ------------
 
@@ -199,8 +206,28 @@ class Game(ABC):
 
     def card_text(self, card: str) -> str | None:
         """Everything printed on the card `card` (an id or name as the game writes it), for people; None
-        when the game has no such card. The terminal's `card ID` command shows it."""
-        return None
+        when the game has no such card. The terminal's `card ID` command shows it: `card_words` laid out."""
+        words = self.card_words(card)
+        return None if words is None else words.text()
+
+    def card_words(self, card: str) -> CardWords | None:
+        """The card `card` (an id or name, any case) in a player's words, the one source of card text for
+        every client; None for an unknown card. By default `card_words(game, card)` of the package's
+        `words` module."""
+        module = self._own_module("words")
+        return None if module is None else cast("CardWords | None", module.card_words(self, card))
+
+    def glossary(self) -> Mapping[str, str]:
+        """Every keyword, skill and key rule of the game -> one or two sentences in player words ending
+        with its rule ids: what `help WORD` answers. By default `glossary(game)` of the `words` module."""
+        module = self._own_module("words")
+        return {} if module is None else cast("Mapping[str, str]", module.glossary(self))
+
+    def how_to_win(self) -> str:
+        """How the game is won, in one line for the top of a client; "" when the game does not say.
+        By default `how_to_win(game)` of the `words` module."""
+        module = self._own_module("words")
+        return "" if module is None else str(module.how_to_win(self))
 
     deck_files: ClassVar[bool] = False
     """Whether players build decks in deck files (`cardlab deck validate`)."""
@@ -256,6 +283,10 @@ class State(ABC):
     @abstractmethod
     def observation(self, player: Player | None) -> dict[str, Any]:
         """What `player` may see (None: a spectator), as JSON-able data; never a hidden card."""
+
+    def notation(self) -> str:
+        """The one-line position notation that `Game.parse_notation` reads back (docs/notation.md)."""
+        raise CardlabError(f"{self.game.name} has no position notation; see position()")
 
     def continues_decision(self) -> bool:
         """Whether the player to move is finishing a choice its previous action began (a destination, a

@@ -1,8 +1,11 @@
 """Play any cardlab game at the terminal against an agent, with undo, save and load.
 
-Each game's `Game.renderer()` gives `render_board(observation)`, `event_text(event)` and
-`WINDOW_HINTS`; this loop knows nothing else about the game. A game in progress is its
-config, seed and action list (the engine is deterministic), which is what `save` writes.
+Each game's `Game.renderer()` gives `render_board(observation)`, `event_text(event)`,
+`option_groups` and `WINDOW_HINTS`, and the game itself its words (`card_words`, `glossary`,
+`how_to_win`) and why a move is refused (`State.why_illegal`); this loop knows nothing else about
+the game. The board is drawn again only after a move, so the answer to `help`, `card` or a refused
+move stays on screen. A game in progress is its config, seed and action list (the engine is
+deterministic), which is what `save` writes.
 """
 
 from __future__ import annotations
@@ -16,19 +19,22 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
+from rich.text import Text
 
 from cardlab.agents import make_agent
+from cardlab.core.cardwords import find_term, plain_card_text
 from cardlab.core.datafile import DataFileError, read_json
 from cardlab.core.errors import CardlabError, IllegalActionError
-from cardlab.core.game import PLAYER_NAMES, Game, State, parse_player
+from cardlab.core.game import PLAYER_NAMES, Action, Game, State, parse_player
 from cardlab.core.rng import derive_seed, make_rng
 from cardlab.games import game_class, game_names
 
-COMMANDS = "number or action; help; card ID; undo; save FILE; q to quit"
+COMMANDS = "number or action; help [WORD]; card NAME; undo; save FILE; q"
 HELP = """Commands:
-  NUMBER or ACTION   play one of the listed choices (its number, or its text)
-  help               this list, and what the current decision is about
-  card ID            everything printed on a card
+  NUMBER or ACTION   play one of the listed choices: its number, or its full text in any case
+  help               this list, what the current decision is about, and how to win
+  help WORD          what a keyword, skill or rule means (e.g. help block)
+  card NAME          what a card does (its id or name), or a keyword, skill or character
   undo               take back your last decision (and the opponent's answer)
   save FILE          save the game; continue with `cardlab play GAME --load FILE`
   q                  quit (asks first if you have made a move since the last save)"""
@@ -135,11 +141,14 @@ def play_game(game: Game, args: argparse.Namespace, console: Console) -> int:
     opponent = make_agent(session.vs)
     me = session.seat
     assert state.events is not None
+    if session.game.how_to_win():
+        console.print(f"[bold]{escape(session.game.title)}[/] · how to win: {escape(session.game.how_to_win())}")
     seen = 0
     saved = len(session.history)  # what the last save (or load) holds
+    redraw = True  # the board is drawn again only once something has happened since it was last drawn
     while (player := state.current_player()) is not None:
         for event in state.events.for_player(me, seen):
-            console.print(f"  · {render.event_text(event)}")
+            console.print(f"  · {escape(render.event_text(event))}", highlight=False)
         seen = len(state.events)
         if player != me:
             rng = make_rng(derive_seed(session.seed, "opponent", len(session.history)))
@@ -148,43 +157,46 @@ def play_game(game: Game, args: argparse.Namespace, console: Console) -> int:
             session.history.append((player, move))
             continue
         view = state.observation(me)
-        console.print(render.render_board(view))
         legal = state.legal_actions()
-        console.print(f"[dim]{render.WINDOW_HINTS.get(view.get('window', ''), '')}[/]")
-        _print_options(console, render.option_groups(view, [str(action) for action in legal]), legal)
+        hint = render.WINDOW_HINTS.get(view.get("window", ""), "")
+        if redraw:
+            console.print(render.render_board(view))
+            console.print(f"[dim]{escape(hint)}[/]", highlight=False)
+            shown = _print_options(console, render.option_groups(view, [str(action) for action in legal]), legal)
+            redraw = False
         try:
-            answer = console.input(f"choose ({COMMANDS}): ").strip()
+            answer = " ".join(console.input(f"choose ({COMMANDS}): ").split())
         except EOFError:
             return 0
-        if answer.lower() in ("q", "quit"):
+        command, _, rest = answer.partition(" ")
+        command = command.lower()
+        if command in ("q", "quit") and not rest:
             if len(session.history) == saved or _confirm(console, "quit without saving? (y/N) "):
                 return 0
-            continue
-        if answer.lower() in ("help", "?"):
-            console.print(HELP)
-            console.print(
-                f"[dim]now: {render.WINDOW_HINTS.get(view.get('window', ''), '') or 'choose one of the list'}[/]"
-            )
-            continue
-        if answer.lower() == "card" or answer.lower().startswith("card "):
-            _show_card(session.game, answer[4:].strip(), console)
-            continue
-        if answer.lower() == "undo":
+        elif command in ("help", "?"):
+            _help(session.game, rest, hint, console)
+        elif command == "card":
+            _show_card(session.game, rest, console)
+        elif command == "undo" and not rest:
             state, seen = _undo(session, state, console)
-            continue
-        if answer.lower().startswith("save"):
-            if _save(session, answer[4:].strip(), console):
+            redraw = True
+        elif command == "save":
+            if _save(session, rest, console):
                 saved = len(session.history)
-            continue
-        try:
-            chosen = legal[int(answer) - 1] if answer.isdigit() and 0 < int(answer) <= len(legal) else answer
-            state.apply(chosen)
+        else:
+            chosen = _choice(session.game, answer, legal, shown, console)
+            if chosen is None:
+                continue
+            try:
+                state.apply(chosen)
+            except IllegalActionError as exc:
+                console.print(f"[red]{escape(_refusal(exc))}[/]", highlight=False)
+                continue
             session.history.append((me, str(chosen)))
-        except IllegalActionError as exc:
-            console.print(f"[red]{exc}[/]")
+            redraw = True
     assert state.events is not None  # the session records them
     for event in state.events.for_player(me, seen):
-        console.print(f"  · {render.event_text(event)}")
+        console.print(f"  · {escape(render.event_text(event))}", highlight=False)
     outcome = state.outcome()
     assert outcome is not None
     verdict = "Draw" if outcome.winner is None else ("You win" if outcome.winner == me else "You lose")
@@ -192,16 +204,72 @@ def play_game(game: Game, args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-def _print_options(console: Console, groups: list[tuple[str, list[int]]], legal: Sequence[object]) -> None:
-    """Numbered options; a group with a heading (a card and its facts) lists its options on one line under it."""
+def _choice(
+    game: Game, answer: str, legal: Sequence[Action], shown: Sequence[int], console: Console
+) -> Action | str | None:
+    """The legal action an answer names: its number as listed, or its text in any case, suit symbols
+    allowed for suit letters; else the answer itself, for the game to refuse with its reason. None (and a
+    word on what to type) for an empty answer or a number off the list."""
+    if not answer:
+        console.print(f"[red]type a number from 1 to {len(shown)}, an action, or help[/]")
+        return None
+    if answer.isdigit():
+        number = int(answer)
+        if 0 < number <= len(shown):
+            return legal[shown[number - 1]]
+        console.print(f"[red]choose 1–{len(shown)}: there is no choice {number}[/]")
+        return None
+    typed = plain_card_text(answer)
+    matching = next((action for action in legal if str(action).upper() == typed.upper()), None)
+    if matching is not None:
+        return matching
+    parsed = _parsed(game, typed.upper())  # an illegal action the game can still name, to say why it is refused
+    return typed if parsed is None else parsed
+
+
+def _parsed(game: Game, text: str) -> Action | None:
+    """`text` as the game reads it, or None when it reads no action there."""
+    try:
+        return game.parse_action(text)
+    except ValueError:
+        return None
+
+
+def _refusal(exc: IllegalActionError) -> str:
+    """A refused move in a player's words: the action, and why (the game's reason) or where to look instead
+    of the full legal list, which the numbered options already show."""
+    if exc.reason:
+        return f"illegal action {str(exc.action)!r}: {exc.reason}"
+    return f"illegal action {str(exc.action)!r} now: choose one of the numbered options"
+
+
+def _print_options(console: Console, groups: list[tuple[str, list[int]]], legal: Sequence[object]) -> list[int]:
+    """Number the options in the order shown: a group with a heading (a card and its facts) lists its options
+    after it, on the same line when they fit, each without the card id the heading already names; options
+    without a heading share lines. Returns the index into `legal` of each number: number N is the N-th
+    option on the screen."""
+    shown: list[int] = []
+
+    def numbered(indices: list[int], named: str) -> str:
+        texts = []
+        for index in indices:
+            shown.append(index)
+            words = str(legal[index]).split()
+            short = [w for w in words if w != named and not w.startswith(f"{named}@")] if named else words
+            texts.append(f"[bold]{len(shown)}[/] {escape(' '.join(short or words))}")
+        return "  ".join(texts)
+
     for heading, indices in groups:
-        options = [f"[bold]{index + 1}[/] {escape(str(legal[index]))}" for index in indices]
-        if heading:
-            console.print(f"  {escape(heading)}", style="cyan", highlight=False)
-            console.print("     " + "   ".join(options), highlight=False)
+        named = heading.split()[0] if heading else ""
+        options = numbered(indices, named if all(named in str(legal[i]) for i in indices) else "")
+        if not heading:
+            console.print(f"  {options}", highlight=False)
+        elif len(heading) + 4 + len(Text.from_markup(options).plain) <= console.width:
+            console.print(f"  [cyan]{escape(heading)}[/]: {options}", highlight=False)
         else:
-            for option in options:
-                console.print(f"  {option}", highlight=False)
+            console.print(f"  {escape(heading)}", style="cyan", highlight=False)
+            console.print(f"     {options}", highlight=False)
+    return shown
 
 
 def _undo(session: Session, state: State, console: Console) -> tuple[State, int]:
@@ -218,15 +286,33 @@ def _undo(session: Session, state: State, console: Console) -> tuple[State, int]
     return rebuilt, len(rebuilt.events or [])
 
 
-def _show_card(game: Game, ident: str, console: Console) -> None:
-    if not ident:
-        console.print("[red]card needs an id: card ID[/]")
+def _help(game: Game, word: str, hint: str, console: Console) -> None:
+    """`help`: the commands, the decision at hand and how to win; `help WORD`: what WORD means."""
+    if word:
+        _show_card(game, word, console)
         return
-    text = game.card_text(ident)
-    if text is None:
-        console.print(f"[red]no card {ident!r} in this game[/]")
+    console.print(HELP, markup=False, highlight=False)
+    console.print(f"now: {hint or 'choose one of the list'}", style="dim", markup=False, highlight=False)
+    if game.how_to_win():
+        console.print(f"how to win: {game.how_to_win()}", markup=False, highlight=False)
+    terms = sorted(game.glossary(), key=str.lower)
+    if terms:
+        console.print(f"words help explains: {', '.join(terms)}", style="dim", markup=False, highlight=False)
+
+
+def _show_card(game: Game, ident: str, console: Console) -> None:
+    """A card in player words, else the glossary entry of a keyword, skill or rule of that name."""
+    if not ident:
+        console.print("[red]card needs a name: card ID, card NAME or card KEYWORD[/]")
+        return
+    words = game.card_words(plain_card_text(ident))
+    term = find_term(game.glossary(), ident)
+    if words is not None:
+        console.print(words.text(), markup=False, highlight=False)
+    elif term is not None:
+        console.print(f"{term[0]}: {term[1]}", markup=False, highlight=False)
     else:
-        console.print(text, markup=False, highlight=False)
+        console.print(f"[red]no card or keyword {escape(repr(ident))} in this game[/] (help lists the words)")
 
 
 def _confirm(console: Console, question: str) -> bool:

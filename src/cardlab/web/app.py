@@ -21,6 +21,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
+from cardlab.core.game import Game
 from cardlab.games import game_class, game_names
 from cardlab.store.play_db import PlayDB
 from cardlab.web.apidocs import api_page
@@ -125,6 +126,16 @@ class ActionRequest(BaseModel):
 
 class TokenRequest(BaseModel):
     token: str = Field(max_length=200, pattern=TOKEN)
+
+
+class ExplainRequest(BaseModel):
+    token: str = Field(max_length=200, pattern=TOKEN)
+    action: str = Field(max_length=200, description="an action the seat may or may not choose now")
+
+
+def glossary_json(game: Game) -> dict[str, Any]:
+    """How a game is won and what its words mean: the same for every viewer (nothing in it is secret)."""
+    return {"game": game.name, "title": game.title, "how_to_win": game.how_to_win(), "glossary": dict(game.glossary())}
 
 
 def body_problem(body: bytes) -> str | None:
@@ -254,6 +265,27 @@ def create_app(db_path: Path | str, agent_delay: float = 0.6, limits: ServerLimi
         if not live.over:
             raise Rejected(409, "a rematch starts once the game is over")
         return manager.rematch(live, seat, body.token)
+
+    @app.post("/api/games/{game_id}/explain")
+    async def explain(game_id: str, body: ExplainRequest) -> dict[str, Any]:
+        """Whether the seat to move may choose an action now and, if not, why (a rule in player words);
+        nothing is played."""
+        live = manager.get(game_id)
+        seat = manager.seat_for(live, body.token)
+        assert seat is not None
+        return manager.explain(live, seat, body.action)
+
+    @app.get("/api/games/{game_id}/glossary")
+    async def game_glossary(game_id: str) -> dict[str, Any]:
+        """How this game (with its configuration) is won, and its keywords, skills and key rules explained."""
+        return glossary_json(manager.get(game_id).game)
+
+    @app.get("/api/glossary/{game}")
+    async def glossary(game: str) -> dict[str, Any]:
+        """How a game is won, and its keywords, skills and key rules explained (its default configuration)."""
+        if game not in game_names():
+            raise Rejected(404, f"unknown game {game!r}; known games: {list(game_names())}")
+        return glossary_json(game_class(game)())
 
     @app.get("/api/games/{game_id}/replay")
     async def replay(game_id: str, token: str | None = None) -> dict[str, Any]:

@@ -13,6 +13,7 @@ import base64
 import hashlib
 import hmac
 import json
+import re
 import secrets
 import time
 from collections import OrderedDict
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardlab.agents import Agent, AgentSpecError, cap_thinking, make_agent, parse_spec
+from cardlab.core.cardwords import CardWords
 from cardlab.core.errors import CardlabError
 from cardlab.core.game import PLAYER_NAMES, Game, Player, State, parse_player
 from cardlab.core.plugin import Renderer
@@ -44,6 +46,29 @@ class Rejected(Exception):
 
     def body(self) -> dict[str, Any]:
         return {"error": self.error} if self.legal is None else {"error": self.error, "legal": self.legal}
+
+
+TOKEN_SPLIT = re.compile(r"[\s:@]+")
+"""Where a string of a view is cut into the words that may name a card ("7S:T", "R06@S BA1")."""
+MAX_CARD_TOKEN = 40
+"""Longer words are never card ids or names: they are not looked up."""
+
+
+def _strings(node: Any) -> list[str]:
+    """Every string of a JSON value, keys included."""
+    if isinstance(node, str):
+        return [node]
+    if isinstance(node, Mapping):
+        return [text for key, value in node.items() for text in (*_strings(key), *_strings(value))]
+    if isinstance(node, list | tuple):
+        return [text for value in node for text in _strings(value)]
+    return []
+
+
+def words_json(words: CardWords) -> dict[str, Any]:
+    """One card in a player's words, as every client reads it."""
+    abilities, keywords = list(words.abilities), list(words.keywords)
+    return {"name": words.name, "stats": words.stats, "abilities": abilities, "keywords": keywords}
 
 
 Send = Callable[[str], Awaitable[None]]
@@ -93,6 +118,27 @@ class LiveGame:
     rematch: str | None = None  # id of the rematch game, once asked for
     replays: dict[str | None, tuple[int, asyncio.Future[dict[str, Any]]]] = field(default_factory=dict)
     touched: float = field(default_factory=time.monotonic)
+    words: dict[str, dict[str, Any] | None] = field(default_factory=dict)
+    """Each word of its views already looked up by `Game.card_words` (None: names no card)."""
+
+    def cards(self, *payloads: Any) -> dict[str, dict[str, Any]]:
+        """The cards named in `payloads`, in a player's words, by the word that names them.
+
+        Only words the payloads already show are looked up, so this adds no name a viewer could
+        not read there: their hidden cards stay hidden.
+        """
+        found: dict[str, dict[str, Any]] = {}
+        texts = {word for payload in payloads for string in _strings(payload) for word in TOKEN_SPLIT.split(string)}
+        for text in texts:
+            if not text or len(text) > MAX_CARD_TOKEN:
+                continue
+            if text not in self.words:
+                words = self.game.card_words(text)
+                self.words[text] = None if words is None else words_json(words)
+            entry = self.words[text]
+            if entry is not None:
+                found[text] = entry
+        return dict(sorted(found.items()))
 
     @property
     def over(self) -> bool:
@@ -301,6 +347,7 @@ class GameManager:
         events = [dict(event, text=render.event_text(event)) for event in state.events.for_player(player)]
         to_move = state.current_player()
         outcome = state.outcome()
+        legal = [str(a) for a in state.legal_actions()] if player is not None and to_move == player else []
         return {
             "id": live.id,
             "game": live.game.name,
@@ -310,7 +357,8 @@ class GameManager:
             "status": "over" if outcome else "running",
             "version": len(live.actions),
             "observation": observation,
-            "legal": [str(a) for a in state.legal_actions()] if player is not None and to_move == player else [],
+            "legal": legal,
+            "cards": live.cards(observation, legal),
             "hint": render.WINDOW_HINTS.get(observation.get("window", ""), ""),
             "events": events,
             "result": None
@@ -343,7 +391,10 @@ class GameManager:
             )
             cached = (version, asyncio.ensure_future(work))
             live.replays[viewer] = cached
-        return await asyncio.shield(cached[1])
+        built = await asyncio.shield(cached[1])
+        frames = built["frames"]
+        seen = [frame["observation"] for frame in frames], [frame["action"] for frame in frames]
+        return {**built, "cards": live.cards(*seen)}
 
     # -- acting -------------------------------------------------------------------------------
 
@@ -364,10 +415,35 @@ class GameManager:
             if PLAYER_NAMES[to_move] != seat:
                 raise Rejected(409, f"it is not {seat}'s turn", [])
             if not isinstance(action, str) or action not in legal:
-                raise Rejected(409, f"illegal action {action!r}", legal)
+                reason = self.why_illegal(live, action)
+                raise Rejected(409, f"illegal action {action!r}{f': {reason}' if reason else ''}", legal)
             self._commit(live, action)
         await self.broadcast(live)
         self._schedule_agents(live)
+
+    def why_illegal(self, live: LiveGame, action: str) -> str:
+        """Why `action` is refused now, in the rules' words ("" when the legal list says it all).
+
+        Only for the seat to move: the game's explanation reads what that player may know.
+        """
+        try:
+            parsed = live.game.parse_action(action)
+        except ValueError as exc:
+            return str(exc)
+        return live.state.why_illegal(parsed)
+
+    def explain(self, live: LiveGame, seat: str, action: str) -> dict[str, Any]:
+        """Whether `seat` may choose `action` now and, if not, why: what a click on a card it cannot play
+        answers, without sending a move."""
+        to_move = live.state.current_player()
+        if to_move is None:
+            raise Rejected(409, "the game is over")
+        if PLAYER_NAMES[to_move] != seat:
+            raise Rejected(409, f"it is not {seat}'s turn")
+        if action in (str(a) for a in live.state.legal_actions()):
+            return {"action": action, "legal": True, "reason": ""}
+        reason = self.why_illegal(live, action)
+        return {"action": action, "legal": False, "reason": reason or "not one of your choices now"}
 
     def _commit(self, live: LiveGame, action: str) -> None:
         """The database first: an action is acknowledged only once it is stored."""

@@ -20,6 +20,7 @@ import pytest
 from rich.console import Console
 
 from cardlab.cli import main
+from cardlab.core.cardwords import ENGINE_NOTATION
 from cardlab.core.game import PLAYER_NAMES
 from cardlab.games.dreadnought import Dreadnought, DreadnoughtConfig, render
 from cardlab.games.dreadnought.decisions import OPTIONS
@@ -257,10 +258,11 @@ def test_effects_are_logged_in_player_words() -> None:
     from cardlab.games.dreadnought import Dreadnought
     from cardlab.games.dreadnought.render import effect_text, event_text
 
-    assert effect_text("burst(n=1)") == "the top 1 deck card(s) go to the burst area"
-    assert effect_text("bp_mod(target=own_unit, amount=20)") == "own unit +20 BP this turn"
+    assert effect_text("burst(n=1)") == "put the top card of your deck into your burst area"
+    assert effect_text("bp_mod(target=own_unit, amount=20)") == "one of your units gets +20 BP this turn"
     assert (
-        effect_text("damage(target=enemy_unit[size=S,bp<=50], amount=50)") == "50 damage to enemy unit[size=S,bp<=50]"
+        effect_text("damage(target=enemy_unit[size=S,bp<=50], amount=50)")
+        == "deal 50 damage to an enemy unit of size S with BP 50 or less"
     )
     seen = 0
     for seed in range(12):
@@ -271,7 +273,7 @@ def test_effects_are_logged_in_player_words() -> None:
         for event in state.events.for_player(None):
             if event["kind"] == "effect":
                 text = event_text(event)
-                assert not re.search(r"[a-z_]+\([a-z_]+=", text), text  # no `name(key=...)` left
+                assert not ENGINE_NOTATION.search(text), text  # no `name(key=...)`, `[zone=...]`, snake_case
                 seen += 1
     assert seen > 0
 
@@ -303,16 +305,21 @@ def test_options_group_by_card_under_its_facts_and_show_nothing_hidden() -> None
 
 def test_card_facts_name_type_speed_cost_bp_and_effects_in_words() -> None:
     facts = render.card_facts(Dreadnought().card_set.by_id["R09"])
-    for part in ("R09 Hearth of Cinders", "idol", "speed B", "cost 1", "BP 60", "upkeep 1", "30 damage to enemy unit"):
+    words = ("Deal 30 damage to an enemy unit", "Each of your units in a battle area has +10 BP")
+    for part in ("R09 Hearth of Cinders", "idol", "speed B", "cost 1", "BP 60", "upkeep 1", *words):
         assert part in facts
-    assert "damage(" not in facts and "static_bp(" not in facts  # effects in player words
+    assert not ENGINE_NOTATION.search(facts)  # effects in player words
 
 
 def test_the_terminal_lists_a_cast_window_by_card(monkeypatch, capsys) -> None:
-    """The cast window's options come under each card's facts, on one line per card (#16 item 1)."""
+    """#16 item 1, #35 item 4: each card's options come on one line after its name and key numbers, cast
+    before dummy, numbered in the order shown (no `2, 3, 4, 5, then 1`)."""
     monkeypatch.setattr("sys.stdin", io.StringIO("2\n2\n1\n1\n1\n1\n1\n1\n1\n1\nq\ny\n"))
     assert main(["play", "dreadnought", "--seed", "5"]) == 0
     out = " ".join(capsys.readouterr().out.split())
-    facts = r"R09 Hearth of Cinders — idol, cluster red, speed B, cost 1, "
-    assert re.search(facts + r".*? \d+ CAST R09 \d+ DUMMY R09 BA1", out)
-    assert "your BA1 caster: X03 Oren Quill — caster" in out
+    found = re.search(
+        r"R09 Hearth of Cinders \(idol · cost 1 · S · BP 60\):? (\d+) CAST (\d+) DUMMY BA1 (\d+) DUMMY", out
+    )
+    assert found, out[-3000:]
+    assert [int(n) for n in found.groups()] == list(range(int(found[1]), int(found[1]) + 3))
+    assert "your BA1 caster X03 Oren Quill: " in out

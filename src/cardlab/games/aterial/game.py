@@ -14,7 +14,7 @@ from cardlab.core.datacheck import DataRules
 from cardlab.core.decks import CARD_FILES_OPTION, SeatDecks, seat_decks_options
 from cardlab.core.errors import PositionError
 from cardlab.core.game import PLAYER_NAMES, Game, parse_player
-from cardlab.core.plugin import Choice, ConfigOption, OptionValue, seat_values
+from cardlab.core.plugin import Choice, ConfigOption, Kernels, OptionValue, seat_values
 from cardlab.core.rng import make_rng
 from cardlab.core.rules import (
     Patches,
@@ -233,21 +233,11 @@ class Aterial(SeatDecks[Deck], Game):
             AterialConfig(decks, seat_values(options.get("leaders")), None if first is None else str(first), cards)
         )
 
-    def card_text(self, card: str) -> str | None:
-        """Name, type, cost, attack, HP (LP for a leader), dominance, races and abilities (A4, A17)."""
-        found = self.card_set.cards.get(card.upper())
-        if found is None:
-            return None
-        life = f"LP {found.lp}" if found.type == "leader" else f"HP {found.hp}"
-        abilities = [
-            " ".join([a.key.replace("_", " "), *(str(v) for v in (a.amount, a.race, a.attack, a.hp) if v)])
-            for a in found.abilities
-        ]
-        return (
-            f"{found.id} {found.name} — {found.type}, cost {found.cost}, ATK {found.attack}, {life}, "
-            f"dominance {found.dominance}; races {', '.join(sorted(found.races)) or '-'}; "
-            f"abilities: {'; '.join(abilities) or 'none'} (A4.2-A4.4, A17)"
-        )
+    @classmethod
+    def kernels(cls) -> Kernels:
+        from cardlab.games.aterial.kernels import AterialKernels
+
+        return AterialKernels()
 
     def config_json(self) -> dict[str, Any]:
         return self.config.to_json()
@@ -324,3 +314,9 @@ class Aterial(SeatDecks[Deck], Game):
 
     def parse_action(self, text: str) -> IndexedAction:
         return self.actions.space.parse(text)
+
+    def parse_notation(self, text: str) -> AterialState:
+        """The state of a one-line notation (docs/notation.md; its own config wins, as in `load_position`)."""
+        from cardlab.games.aterial.notation import parse_notation
+
+        return parse_notation(self, text)

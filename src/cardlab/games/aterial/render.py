@@ -12,7 +12,8 @@ from rich.panel import Panel
 from rich.table import Table
 
 from cardlab.core.plugin import ungrouped
-from cardlab.games.aterial.cards import CardSet, load_card_set
+from cardlab.games.aterial.cards import CardDef, CardSet, load_card_set
+from cardlab.games.aterial.words import ability_tag
 
 WINDOW_HINTS: Mapping[str, str] = {
     "mulligan": "Keep these 5 cards, or draw 5 new ones and shuffle the old ones back (A6.4).",
@@ -31,29 +32,42 @@ WINDOW_HINTS: Mapping[str, str] = {
 }
 
 
-def unit_text(unit: Mapping[str, Any] | None, markup: bool = False) -> str:
-    """'S14 2/3' (effective attack / HP left), 'L01 ATK 2' for a leader, '(acted)' once used; rich markup optional."""
+def unit_text(unit: Mapping[str, Any] | None, markup: bool = False, printed: CardDef | None = None) -> str:
+    """'S14 2/3' (effective attack / HP left), 'L01 ATK 2' for a leader, '(acted)' once used; rich markup
+    optional. With the `printed` card (the player's board), a value an aura, kinship or rally changed is
+    marked against it, and damage is named: 'S11 1/3 (+0/+1)', 'S14 2/2 (2 dmg)' (A4.6, A14.1, A16.2)."""
     if unit is None:
         return "[dim]·[/]" if markup else "."
     acted = "" if unit["ready"] else " [dim](acted)[/]" if markup else " (acted)"
+    changes = []
+    attack = 0 if printed is None else unit["attack"] - printed.attack
+    hp = 0 if printed is None or "hp" not in unit else unit["hp"] - printed.hp
+    if attack or hp:
+        changes.append(f"{attack:+d}" if "hp" not in unit else f"{attack:+d}/{hp:+d}")
+    if printed is not None and unit.get("damage"):
+        changes.append(f"{unit['damage']} dmg")
+    mark = f" ({', '.join(changes)})" if changes else ""
     if "hp" not in unit:  # the leader
         card = f"[bold]{unit['card']}[/]" if markup else unit["card"]
-        return f"{card} ATK {unit['attack']}{acted}"
-    return f"{unit['card']} {unit['attack']}/{unit['hp'] - unit['damage']}{acted}"
+        return f"{card} ATK {unit['attack']}{mark}{acted}"
+    return f"{unit['card']} {unit['attack']}/{unit['hp'] - unit['damage']}{mark}{acted}"
 
 
-def _rows(player: Mapping[str, Any], columns: tuple[int, ...], back_first: bool, markup: bool) -> list[list[str]]:
-    rows = [[_square_text(player, f"{row}{c}", markup) for c in columns] for row in ("F", "B")]
+def _rows(
+    player: Mapping[str, Any], columns: tuple[int, ...], back_first: bool, markup: bool, cards: CardSet | None = None
+) -> list[list[str]]:
+    rows = [[_square_text(player, f"{row}{c}", markup, cards) for c in columns] for row in ("F", "B")]
     return rows[::-1] if back_first else rows
 
 
-def _square_text(player: Mapping[str, Any], square: str, markup: bool) -> str:
+def _square_text(player: Mapping[str, Any], square: str, markup: bool, cards: CardSet | None = None) -> str:
     """A unit, or for an empty square the dominance supplied there (`dom 2`, A11.2) when the view has it."""
     unit = player["field"][square]
     supply = player.get("supply", {}).get(square)
     if unit is None and supply is not None and markup:
         return f"[dim]· dom {supply}[/]"
-    return unit_text(unit, markup)
+    printed = None if unit is None or cards is None else cards.cards.get(unit["card"])
+    return unit_text(unit, markup, printed)
 
 
 @cache
@@ -62,23 +76,26 @@ def _card_set(extra: tuple[str, ...] | None, patches: tuple[str, ...] = ()) -> C
     return load_card_set(paths, with_sample_set=True, patches=patches)
 
 
-def hand_lines(view: Mapping[str, Any]) -> list[str]:
-    """The viewer's hand card by card: id, name, cost, ATK/HP, dominance and abilities (A4.2-A4.4, A17)."""
-    hand = view["players"][view["player"]]["hand"] or []
+def _view_cards(view: Mapping[str, Any]) -> CardSet:
     config = view["config"]
-    cards = _card_set(tuple(config["cards"]) if config.get("cards") else None, tuple(config.get("patches") or ())).cards
+    return _card_set(tuple(config["cards"]) if config.get("cards") else None, tuple(config.get("patches") or ()))
+
+
+def hand_lines(view: Mapping[str, Any]) -> list[str]:
+    """The viewer's hand card by card: name, cost, ATK/HP, dominance and its abilities as glossary words with
+    their numbers (`words.ability_tag`, A4.2-A4.4, A17); `card ID` shows the whole text."""
+    hand = view["players"][view["player"]]["hand"] or []
+    cards = _view_cards(view).cards
     lines = []
     for card_id in hand:
         card = cards.get(card_id)
         if card is None:  # a card file the viewer's config no longer finds: the id alone
             lines.append(f"  {card_id}")
             continue
-        abilities = ", ".join(
-            " ".join([a.key.replace("_", " "), *(str(v) for v in (a.amount, a.race) if v)]) for a in card.abilities
-        )
+        keywords = ", ".join(ability_tag(ability) for ability in card.abilities)
         lines.append(
             f"  {card.id} {card.name} · cost {card.cost} · {card.attack}/{card.hp} · dom {card.dominance}"
-            + (f" · {abilities}" if abilities else "")
+            + (f" · {keywords}" if keywords else "")
         )
     return lines
 
@@ -104,13 +121,18 @@ def render_board(view: Mapping[str, Any]) -> RenderableType:
     grid.add_column("")
     for c in columns:
         grid.add_column(f"col {c}", justify="center", min_width=14)
-    for label, cells in zip(("B", "F"), _rows(view["players"][them], columns, True, True), strict=True):
-        grid.add_row(f"{them} {label}", *cells)
-    for label, cells in zip(("F", "B"), _rows(view["players"][me], columns, False, True), strict=True):
-        grid.add_row(f"[bold]{me} {label}[/]", *cells)
+    cards = _view_cards(view)
+    theirs = _rows(view["players"][them], columns, True, True, cards)
+    mine = _rows(view["players"][me], columns, False, True, cards)
+    rows = [(f"{them} {label}", cells) for label, cells in zip("BF", theirs, strict=True)]
+    rows += [(f"[bold]{me} {label}[/]", cells) for label, cells in zip("FB", mine, strict=True)]
+    for label, cells in rows:
+        grid.add_row(label, *cells)
     lines = [f"{seat}: {zones_text(view['players'][seat])}" for seat in (them, me)]
     hand = hand_lines(view)
-    lines.append("your hand (cost · attack/HP · dominance · abilities):" if hand else "your hand: -")
+    if any("(+" in cell or "(-" in cell or " dmg" in cell for _, cells in rows for cell in cells):
+        lines.append("(+a/+h): ATK/HP changed from the printed card; dmg: damage, gone at its turn start (A8.1)")
+    lines.append("your hand (cost · ATK/HP · dominance · abilities; card ID, help WORD):" if hand else "your hand: -")
     lines.extend(hand)
     title = f"Turn {view['turn']} · {view['active']} active · {view['window']} · you are {me}"
     return Panel(Group(grid, *lines), title=title)
@@ -149,28 +171,69 @@ def board_text(view: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _name(card_id: Any) -> str:
+    """'S14 Shield Sister' from the packaged set (the id alone for a card of another file)."""
+    card = _card_set(None).cards.get(str(card_id))
+    return f"{card_id} {card.name}" if card is not None else str(card_id)
+
+
+def _damage(event: Mapping[str, Any], who: str) -> str:
+    """A damage event as a player sees it: unit and square, armor's share, HP left or destroyed (A14.2,
+    A14.3); after an attack, that the target hits nothing back (A12.7)."""
+    where = f" on {event['square']}" if "square" in event else ""
+    text = f"{who}'s {_name(event['card'])}{where} takes {event['amount']} damage"
+    cause = event.get("cause")
+    if cause in ("tap_snipe", "deploy_strike"):
+        text += f" ({str(cause).replace('_', ' ')})"
+    elif cause == "retaliation":
+        text += " back from its target (retaliation rule)"
+    if event.get("armor"):
+        text += f", armor absorbs {event['armor']}"
+    if "left" in event:
+        text += ": destroyed" if event["left"] <= 0 else f": survives at {event['left']} HP"
+    if cause == "attack" and not event.get("back"):
+        text += "; the target deals no damage back (A12.7)"
+    return text + "."
+
+
+def _lp_loss(event: Mapping[str, Any], who: str) -> str:
+    """LP a→b, and why: an attack takes the attacker's cost (plus siege), pierce the excess (A12.7, A17.5)."""
+    amount, lp = event["amount"], event["lp"]
+    text = f"{who} loses {amount} LP ({lp + amount} → {lp})"
+    if event.get("cause") == "attack":
+        siege = amount - event["cost"]
+        extra = f" + siege {siege}" if siege else ""
+        text += f": a leader loses LP equal to the attacker's cost ({_name(event['attacker'])}: cost {event['cost']}"
+        text += f"{extra}), not its ATK (A12.7)"
+    elif event.get("cause") == "pierce":
+        text += f": {_name(event['attacker'])} pierces, the damage beyond its target's HP (A17.5)"
+    return text + "."
+
+
 def event_text(event: Mapping[str, Any]) -> str:
-    """One event view as a sentence."""
+    """One event view as a sentence, naming cards and squares and saying what came of each hit."""
     kind, who = event["kind"], event.get("player", "")
     sentences = {
-        "draw": lambda: f"{who} draws {event['card']}." if "card" in event else f"{who} draws a card.",
+        "draw": lambda: f"{who} draws {_name(event['card'])}." if "card" in event else f"{who} draws a card.",
         "keep": lambda: f"{who} keeps the opening hand.",
         "mulligan": lambda: f"{who} takes a mulligan.",
-        "turn": lambda: f"Turn {event['turn']}: {who} is active.",
-        "move": lambda: f"{who} moves {event['card']} from {event['frm']} to {event['to']}.",
-        "retired": lambda: f"{who}'s {event['card']} is retired.",
-        "deploy": lambda: f"{who} deploys {event['card']} on {event['square']}.",
-        "trigger": lambda: f"{who}'s {event['source']}: {event['ability']} {event['amount']}.",
-        "activate": lambda: f"{who} uses {event['card']}'s {event['ability']}.",
-        "hand_ability": lambda: f"{who} discards {event['card']} for {event['ability']}.",
-        "ability_target": lambda: f"{who}'s {event['ability']} targets {event['target']} at {event['square']}.",
-        "attack": lambda: f"{who}'s {event['card']} attacks {event['target']} at {event['square']}"
+        "turn": lambda: f"Turn {event['turn']}: {who} is active; {who}'s subordinates lose all damage and every "
+        f"unit of {who} is ready again (A8.1, A8.2).",
+        "move": lambda: f"{who} moves {_name(event['card'])} from {event['frm']} to {event['to']}.",
+        "retired": lambda: f"{who}'s {_name(event['card'])} is retired.",
+        "deploy": lambda: f"{who} deploys {_name(event['card'])} on {event['square']}.",
+        "trigger": lambda: f"{who}'s {_name(event['source'])}: {event['ability'].replace('_', ' ')} {event['amount']}.",
+        "activate": lambda: f"{who} uses {_name(event['card'])}'s {event['ability'].replace('_', ' ')}.",
+        "hand_ability": lambda: f"{who} discards {_name(event['card'])} for {event['ability'].replace('_', ' ')}.",
+        "ability_target": lambda: f"{who}'s {event['ability'].replace('_', ' ')} targets {_name(event['target'])} "
+        f"at {event['square']}.",
+        "attack": lambda: f"{who}'s {_name(event['card'])} attacks {_name(event['target'])} at {event['square']}"
         + (" (side attack)." if event["side"] else " (front attack)."),
-        "block": lambda: f"{who} blocks with {event['card']}.",
-        "damage": lambda: f"{who}'s {event['card']} takes {event['amount']} damage.",
-        "lp_loss": lambda: f"{who} loses {event['amount']} LP ({event['lp']} left).",
-        "destroyed": lambda: f"{who}'s {event['card']} is destroyed.",
-        "discard": lambda: f"{who} discards {event['card']} (hand limit).",
+        "block": lambda: f"{who} blocks with {_name(event['card'])}: it takes the attack, now a front attack (A12.5).",
+        "damage": lambda: _damage(event, who),
+        "lp_loss": lambda: _lp_loss(event, who),
+        "destroyed": lambda: f"{who}'s {_name(event['card'])} is destroyed (A14.3).",
+        "discard": lambda: f"{who} discards {_name(event['card'])} (hand limit).",
         "concede": lambda: f"{who} concedes.",
         "game_over": lambda: "Game over: draw."
         if event["winner"] is None

@@ -294,8 +294,15 @@ class AterialState(SteppingState):
             return f"turn {self.turn}, over: {result} ({self.reason})"
         return f"turn {self.turn}, {player_name(to_move)} to move (window {WINDOWS[self.window]})"
 
+    def notation(self) -> str:
+        """The one-line position notation (docs/notation.md); `Aterial.parse_notation` reads it back."""
+        from cardlab.games.aterial.notation import dump_notation
+
+        return dump_notation(self)
+
     def __repr__(self) -> str:
-        return f"<AterialState {self.status()}>"
+        """`AterialState('<notation>')`: the notation inside reloads the state (`parse_notation`)."""
+        return f"AterialState({self.notation()!r})"
 
     def __str__(self) -> str:
         """The position for people: both 2x3 fields with unit stats, LP and zone sizes, both hands."""
@@ -604,6 +611,13 @@ class AterialState(SteppingState):
         else:
             self.lp[player] += amount
 
+    def _damage_event(self, player: Player, inst: int, hit: int, dealt: int, cause: str, back: int = 0) -> None:
+        """Log damage as a player sees it: the unit, its square, armor's share, the HP left (A14.2, A14.3);
+        for an attack, what its target dealt back (0 unless a rule says otherwise, A12.7)."""
+        self._log("damage", player=player_name(player), card=self.cards[inst].id, amount=dealt, cause=cause,
+                  square=SQUARE_NAMES[self.square_of[inst]], armor=hit - dealt,
+                  left=self.hp_value(inst) - self.damage[inst], back=back)  # fmt: skip
+
     def _deal_damage(self, inst: int, amount: int) -> int:
         """A14.2: armor reduces each damage event (A17.4); returns the damage dealt."""
         dealt = max(0, amount - self.amounts[inst].get("armor", 0))
@@ -892,7 +906,9 @@ class AterialState(SteppingState):
         if key == "hand_rally":
             self.temp_attack[target] += amount
         else:  # tap_snipe, deploy_strike: damage to an enemy subordinate
-            self._deal_damage(target, amount)
+            dealt = self._deal_damage(target, amount)
+            if self.events is not None:
+                self._damage_event(seat, target, amount, dealt, key)
         resume_triggers = self.window == W_TRIGGER_TARGET
         if resume_triggers:
             self.triggers.pop(0)
@@ -981,23 +997,26 @@ class AterialState(SteppingState):
             loss = card.cost + self.amounts[attacker].get("siege", 0)  # A12.7, A17.7
             self.lp[enemy] -= loss
             if self.events is not None:
-                self._log("lp_loss", player=player_name(enemy), amount=loss, lp=self.lp[enemy])
+                self._log("lp_loss", player=player_name(enemy), amount=loss, lp=self.lp[enemy], cause="attack",
+                          attacker=card.id, cost=card.cost)  # fmt: skip
         else:
             left = self.hp_value(target) - self.damage[target]
-            dealt = self._deal_damage(target, self.attack_value(attacker, self.side))
+            hit = self.attack_value(attacker, self.side)
+            dealt = self._deal_damage(target, hit)
             if self.events is not None:
-                self._log("damage", player=player_name(enemy), card=self.cards[target].id, amount=dealt)
+                self._damage_event(enemy, target, hit, dealt, "attack", back=back)
             if "pierce" in self.keys[attacker] and dealt > left:  # A17.5: the excess goes to the enemy leader
                 excess = dealt - left
                 if flags.siege_pierce:
                     excess += self.amounts[attacker].get("siege", 0)
                 self.lp[enemy] -= excess
                 if self.events is not None:
-                    self._log("lp_loss", player=player_name(enemy), amount=excess, lp=self.lp[enemy])
+                    self._log("lp_loss", player=player_name(enemy), amount=excess, lp=self.lp[enemy], cause="pierce",
+                              attacker=card.id)  # fmt: skip
         if back:
             taken = self._deal_damage(attacker, back)
             if self.events is not None:
-                self._log("damage", player=player_name(self.active), card=card.id, amount=taken)
+                self._damage_event(self.active, attacker, back, taken, "retaliation")
         self.attacker = self.target = EMPTY
         self.side = False
         if not self._state_check():

@@ -91,8 +91,9 @@ def _f_mull_done(s: DreadnoughtState) -> None:
         if s._game.mulligan_to_deck and s.mull[p]:
             deck = s.deck[p]
             deck.extend(s.mull[p])
-            # The state holds no random stream: the deck's own (seeded, hidden) order seeds the shuffle (R-VD1).
-            random.Random(",".join(map(str, deck))).shuffle(deck)
+            # The state holds no random stream: the deck's own (seeded, hidden) order seeds the shuffle (R-VD1),
+            # by card id, which a position keeps (instance numbers differ in a reloaded one).
+            random.Random(",".join(s.cards[i].id for i in deck)).shuffle(deck)
         else:
             s.discard[p].extend(s.mull[p])
         s.mull[p].clear()
@@ -504,6 +505,7 @@ def _f_effect(s: DreadnoughtState, play: Play, index: int) -> None:
         return
     args = effect.args
     selector = args.get("target")
+    hits: list[dict[str, Any]] = []  # what each target was before the effect, for the event's words
     if isinstance(selector, Selector):
         if selector.is_group:
             targets = s.candidates(selector, play.player, play.source)
@@ -513,11 +515,17 @@ def _f_effect(s: DreadnoughtState, play: Play, index: int) -> None:
             legal = target != EMPTY and target in s.candidates(still, play.player, play.source)
             targets = [target] if legal else []
         for target in targets:
+            if s.events is not None:
+                unit = not s.is_caster(target)
+                hits.append({"target": s.describe(target), "bp": s.bp(target) if unit else None,
+                             "shield": s.shields(target)})  # fmt: skip
             EFFECTS[effect.name](s, play, effect, target)
+            if hits:
+                hits[-1]["gone"] = not s.on_field(target)
     else:
         EFFECTS[effect.name](s, play, effect, EMPTY)
     if s.events is not None:
-        s._log("effect", player=player_name(play.player), effect=str(effect))
+        s._log("effect", player=player_name(play.player), effect=str(effect), hits=hits)
 
 
 def _e_damage(s: DreadnoughtState, play: Play, effect: Effect, obj: int) -> None:
@@ -698,7 +706,8 @@ def _f_attack_damage(s: DreadnoughtState) -> None:
         damage = max(0, sum(s.bp(a) for a in attackers) + s.attack_mod)
         dealt = max(0, damage - s.shields(blocker))
         if s.events is not None:
-            s._log("attack_damage", player=player_name(s.attack_player), damage=dealt, blocker=s.describe(blocker))
+            s._log("attack_damage", player=player_name(s.attack_player), damage=dealt, blocker=s.describe(blocker),
+                   absorbed=damage - dealt, bp=None if s.is_caster(blocker) else s.bp(blocker))  # fmt: skip
         if s.is_caster(blocker):
             s._lose_hp(blocker, dealt // s.cards[blocker].hp_value)
         elif dealt >= s.bp(blocker):

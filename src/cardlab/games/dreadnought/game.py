@@ -291,13 +291,6 @@ class Dreadnought(SeatDecks[Deck], Game):
     def override_text(self, deck: Deck) -> str:
         return "+".join(deck.casters)
 
-    def card_text(self, card: str) -> str | None:
-        """The card's printed data (D2, D22.1): type, cluster, speed, cost, size, BP, HP, timing, effects."""
-        from cardlab.games.dreadnought.render import card_facts
-
-        found = self.card_set.by_id.get(card.upper())
-        return None if found is None else f"{card_facts(found)} (D2, D22)"
-
     def config_json(self) -> dict[str, Any]:
         return self.config.to_json()
 
@@ -358,3 +351,9 @@ class Dreadnought(SeatDecks[Deck], Game):
 
     def parse_action(self, text: str) -> IndexedAction:
         return self.actions.space.parse(text)
+
+    def parse_notation(self, text: str) -> DreadnoughtState:
+        """The state of a one-line notation (docs/notation.md; its own config wins, as in `load_position`)."""
+        from cardlab.games.dreadnought.notation import parse_notation
+
+        return parse_notation(self, text)

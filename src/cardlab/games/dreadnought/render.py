@@ -14,13 +14,15 @@ from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.markup import escape
-from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from cardlab.games.dreadnought.cards import CardDef
+from cardlab.games.dreadnought.cards import CardDef, parse_effect
+from cardlab.games.dreadnought.words import card_words_of, effects_words
 
 SPEED_GRADES = ("C", "B", "A", "A+", "A++", "A+++")
+DUMMY_BP = 50
+"""D15.1: a dummy's BP, the printed value its current BP is marked against."""
 AREAS = ("BA1", "BA2")
 
 WINDOW_HINTS: dict[str, str] = {
@@ -29,10 +31,8 @@ WINDOW_HINTS: dict[str, str] = {
     "as many are drawn. KEEP when done.",
     "speed_window": "Speed actions (D6.3): at most one gear change (GEAR <card> puts a hand card closed into your "
     "speed area; it opens at D6.5 and sets your speed), SPEED codes and abilities (PLAY, USE). DONE when finished.",
-    "cast_window": "Cast actions (D8.2): CAST <card> then TO BA1/BA2/IDOL then PAY ... for its log cost; "
-    "DUMMY <card> BA1 casts it face down into BA1 (a closed S unit, BP 50, D15); MOVE or REMOVE an own unit; "
-    "PLAY a CAST code; USE an ability; GODDRAW takes a normal burst into hand (D17). <card>@S is a card in your "
-    "speed area. DONE ends your window.",
+    "cast_window": "Cast actions (D8.2): CAST a unit or idol, DUMMY a card face down (D15), MOVE or REMOVE a "
+    "unit, PLAY or USE cast items, GODDRAW (D17); DONE ends.",
     "fast_window": "Fast actions (D9): PLAY an arms (then TARGET your caster, then PAY), FAST codes, abilities "
     "and sub-effects (SUB <card>). DONE ends your window.",
     "dest": "Where does it go? TO BA1 or TO BA2 (at most two units weighing 3 in all: S=1, M=2, L=3, D8.3), "
@@ -44,9 +44,8 @@ WINDOW_HINTS: dict[str, str] = {
     "pay_discard": "Pay the discard cost (D12.3): DISCARD <card> from your hand (<card>@S: from your speed area).",
     "pay_src": "Pay 1 log (D12.1) by checking a normal source: PAY BURST, PAY ENGRAVE, PAY BA1 / PAY BA2 (a caster), "
     "PAY IDOL (the idol in the idol area); or SUB <card> for a PAYMENT cost reduction (D18.3).",
-    "aturn": "Your action turn (D10.2): GODDRAW as often as you like, then one action: ATTACKER <slot> to start an "
-    "attack, PLAY an ACTION code (e.g. PLAY R05 then TARGET P2:BA1.U1 then PAY BURST), USE an ACTION ability, "
-    "or PASS. Two passes in a row end the action phase.",
+    "aturn": "Your action turn (D10.2): GODDRAW any number of times, then one action: ATTACKER to start an attack, "
+    "PLAY an action code, USE an action ability, or PASS; two passes in a row end the phase.",
     "abuild": "Add attackers (ATTACKER BA2.U1) or attack now: ATTACK BA1 / ATTACK BA2 names the enemy battle area "
     "(D10.5). The attackers are checked.",
     "block": "Choose the blocker in the attacked battle area (D10.6): BLOCK BA1.U1 for a unit, BLOCK BA1.C for the "
@@ -117,31 +116,37 @@ def _names_for(view: Mapping[str, Any]) -> dict[str, str]:
 
 
 def card_facts(card: CardDef) -> str:
-    """A card's printed data on one line, its effects in player words (D2, D22): what a player weighs
-    before casting or playing it."""
-    facts = [card.type, f"cluster {'/'.join(card.cluster) or '-'}"]
-    for label, value in (("speed", card.speed), ("cost", card.cost), ("size", card.size), ("BP", card.bp),
-                         ("HP", card.hp), ("upkeep", card.upkeep)):  # fmt: skip
-        if value:
-            facts.append(f"{label} {value}")
-    if card.timing:
-        facts.append(f"timing {', '.join(card.timing)}")
-    does = [effect_text(str(effect)) for effect in card.effects]
-    does += [f"{ability.kind}: " + ", ".join(effect_text(str(effect)) for effect in ability.effects)
-             for ability in card.abilities]  # fmt: skip
-    does += [f"gives its host {ability.kind}: " + ", ".join(effect_text(str(effect)) for effect in ability.effects)
-             for ability in card.grants]  # fmt: skip
-    if card.sub is not None:
-        does.append("sub: " + ", ".join(effect_text(str(effect)) for effect in card.sub.effects))
-    return f"{card.id} {card.name} — {', '.join(facts)}; {'; '.join(does) or 'no effect'}"
+    """A card on one line in player words (`words.card_words_of`, D2, D22): what a player weighs before
+    casting or playing it."""
+    return card_words_of(card).line()
+
+
+def short_facts(card: CardDef, speed_area: bool = False) -> str:
+    """'R02 Blaze Warden (cost 0 · M · BP 100)', 'R05@S Flame Burst (cost 1 · action code)': the numbers that
+    decide a cast, for an option heading (`@S`: the copy in the speed area, as actions write it, D5.7);
+    `card ID` gives the whole card."""
+    parts = [] if card.type in ("unit", "code", "caster") else [card.type]  # a size or a timing says which
+    if card.type != "caster":
+        parts.append(f"cost {card.cost}")
+    if card.size:
+        parts += [card.size, f"BP {card.bp}"]
+    if card.type == "code":
+        parts.append("/".join(t.lower() for t in card.timing) + " code")
+    facts = f" ({' · '.join(parts)})" if parts else ""
+    return f"{card.id}{'@S' if speed_area else ''} {card.name}{facts}"
 
 
 _SLOT_WORDS = {"C": "caster", "U1": "unit 1", "U2": "unit 2"}
+VERB_ORDER = ("CAST", "PLAY", "SUB", "USE", "USE@S", "GEAR", "MULL", "MATERIAL", "DISCARD", "DUMMY", "MOVE", "REMOVE",
+              "ATTACKER", "BLOCK")  # fmt: skip
+"""Within a card's group, what to do with it: cast or play it first, then the other uses (D8.2, D15)."""
 
 
 def option_groups(view: Mapping[str, Any], actions: Sequence[str]) -> list[tuple[str, list[int]]]:
-    """The legal actions grouped for reading (issue #16): by the card they use (headed by its facts), then by
-    the board object they act with (a caster's ability, an attacker); the rest (DONE, PAY ...) last."""
+    """The legal actions grouped for reading (issue #35): by the card they use (headed by its name and key
+    numbers), then by the board object they act with (a caster's ability, an attacker), each group in the
+    order its card first comes and its options by what they do (cast, play, ..., dummy); the rest (DONE,
+    PASS, PAY ...) last, as they come. Clients number the options in this order."""
     from cardlab.games.dreadnought.actions import decode
 
     cards = _cards_for(view)
@@ -151,20 +156,25 @@ def option_groups(view: Mapping[str, Any], actions: Sequence[str]) -> list[tuple
     for index, text in enumerate(actions):
         decoded = decode(text)
         if decoded.card and decoded.card in cards:
-            where = " (in your speed area)" if decoded.from_speed or decoded.verb == "USE@S" else ""
-            heading = card_facts(cards[decoded.card]) + where
+            heading = short_facts(cards[decoded.card], decoded.from_speed or decoded.verb == "USE@S")
         elif decoded.slot and decoded.verb != "TARGET":
             area, _, place = decoded.slot.partition(".")
             what = "your idol" if decoded.slot == "IDOL" else f"your {area} {_SLOT_WORDS[place]}"
             own = f"{board.viewer}:{decoded.slot}" if board.viewer else decoded.slot
             card = board.card_at(own)
-            shown = card_facts(cards[card]) if card in cards else _plain(board.object_at(own)).removeprefix(own)
-            heading = f"{what}: {shown.strip()}"
+            shown = short_facts(cards[card]) if card in cards else _plain(board.object_at(own)).removeprefix(own)
+            heading = f"{what} {shown.strip()}"
         else:
             rest.append(index)
             continue
         groups.setdefault(heading, []).append(index)
-    return [*groups.items(), *([("", rest)] if rest else [])]
+
+    def rank(index: int) -> tuple[int, int]:
+        verb = decode(actions[index]).verb
+        return (VERB_ORDER.index(verb) if verb in VERB_ORDER else len(VERB_ORDER), index)
+
+    ordered = [(heading, sorted(indices, key=rank)) for heading, indices in groups.items()]
+    return [*ordered, *([("", rest)] if rest else [])]
 
 
 def _grade(index: int | None) -> str:
@@ -180,9 +190,12 @@ def _other(seat: str) -> str:
 class _Board:
     """Text pieces of one observation; `names` gives card names."""
 
-    def __init__(self, view: Mapping[str, Any]) -> None:
+    def __init__(self, view: Mapping[str, Any], marks: bool = False) -> None:
         self.view = view
-        self.names = _names_for(view)
+        self.marks = marks
+        """Whether a changed BP is marked against the printed BP (the player's board)."""
+        self.cards_by_id = _cards_for(view)
+        self.names = {card_id: card.name for card_id, card in self.cards_by_id.items()}
         self.viewer: str | None = view.get("viewer")
 
     def card(self, card_id: str | None) -> str:
@@ -195,12 +208,15 @@ class _Board:
         return ", ".join(self.card(c) for c in ids) if ids else "-"
 
     def caster(self, block: Mapping[str, Any]) -> str:
+        """'X04 Mira Tidewell · HP 3'; a caster at 0 HP is marked down: it cannot block (D13.5)."""
         caster = block.get("caster")
         if caster is None:
             return "[dim]no caster[/]"
         hp = block.get("hp")
         hp_count = len(hp) if isinstance(hp, list) else hp
         parts = [f"[bold]{self.card(caster['card'])}[/]", f"HP {hp_count}"]
+        if hp_count == 0:
+            parts.append("[red]DOWN[/]")
         if caster.get("checked"):
             parts.append("[yellow]checked[/]")
         if caster.get("arms"):
@@ -210,16 +226,21 @@ class _Board:
         return " · ".join(parts)
 
     def unit(self, unit: Mapping[str, Any] | None) -> str:
+        """A unit with its current BP, marked against its printed BP when something changed it (D13.1)."""
         if unit is None:
             return "[dim]·[/]"
+        card_id = unit.get("card")
         if unit.get("dummy"):
-            real = unit.get("card")
-            label = f"dummy ({self.card(real)})" if real else "dummy"
+            label = f"dummy ({self.card(card_id)})" if card_id else "dummy"
+            printed: int | None = DUMMY_BP
         else:
-            label = self.card(unit.get("card"))
+            label = self.card(card_id)
+            known = self.cards_by_id.get(card_id or "")
+            printed = None if known is None else known.bp
         parts = [label]
         if "bp" in unit:
-            parts.append(f"BP {unit['bp']}")
+            change = unit["bp"] - printed if printed is not None and self.marks else 0
+            parts.append(f"BP {unit['bp']}" + (f" ({change:+d})" if change else ""))
         if unit.get("checked"):
             parts.append("[yellow]checked[/]")
         enchants = unit.get("enchants") or []
@@ -231,8 +252,6 @@ class _Board:
             parts.append(f"-{weakens} weaken")
         if unit.get("attached"):
             parts.append(f"attached {self.cards(unit['attached'])}")
-        if unit.get("bp_mod"):
-            parts.append(f"BP mod {unit['bp_mod']:+d}")
         shields = unit.get("shields", unit.get("shield", 0))
         if shields:
             parts.append(f"shield {shields}")
@@ -241,54 +260,98 @@ class _Board:
         return " · ".join(parts)
 
     def field(self, seat: str) -> Table:
+        """The two battle areas side by side: each caster, then a row per unit (none while both are empty)."""
         player = self.view["players"][seat]
-        table = Table(show_header=True, box=None, padding=(0, 2), expand=False)
-        table.add_column("", style="dim")
-        for name in AREAS:
-            table.add_column(f"{seat} {name}", min_width=24)
-        table.add_column(f"{seat} IDOL", min_width=16)
+        table = Table(show_header=False, box=None, padding=(0, 1), expand=False, pad_edge=False)
+        for column in range(4):
+            table.add_column(style="dim" if column % 2 == 0 else None, no_wrap=column % 2 == 0, ratio=column % 2)
         blocks = [player.get(name) or {"caster": None, "hp": 0, "units": []} for name in AREAS]
-        table.add_row("caster", *(self.caster(block) for block in blocks), "")
-        idol = self.unit(player.get("idol"))
-        for row in range(2):
+        casters = [(f"{seat} {name}", self.caster(block)) for name, block in zip(AREAS, blocks, strict=True)]
+        table.add_row(*(cell for pair in casters for cell in pair))
+        for row in range(max(len(block.get("units") or []) for block in blocks)):
             cells = []
             for block in blocks:
                 units = block.get("units") or []
-                cells.append(self.unit(units[row]) if row < len(units) else "[dim]·[/]")
-            table.add_row(f"unit {row + 1}", *cells, idol if row == 0 else "")
+                cells += [f"unit {row + 1}", self.unit(units[row]) if row < len(units) else "[dim]·[/]"]
+            table.add_row(*cells)
         return table
 
-    def resources(self, seat: str) -> list[str]:
+    def idol_line(self, seat: str) -> str:
+        """'P1 IDOL · · speed A+++ (Y04 Quickstep Courier; also R06, Y06)': idol area and speed (D6.2, D19)."""
         player = self.view["players"][seat]
-        mine = self.viewer == seat
+        speed = player.get("speed") or []
+        shift = player.get("speed_shift") or 0
+        text = f"{seat} IDOL {self.unit(player.get('idol'))} · speed {_grade(player.get('speed_grade'))}"
+        if shift:
+            text += f" (shift {shift:+d})"
+        if speed:
+            older = f"; also {', '.join(escape(c) for c in speed[:-1])}" if len(speed) > 1 else ""
+            text += f" ({self.card(speed[-1])}{older})"
+        gear = player.get("gear")
+        if isinstance(gear, list) and gear:
+            text += f" · closed speed card {self.cards(gear)}"
+        elif isinstance(gear, int) and gear:
+            text += f" · {gear} closed speed card"
+        return text
+
+    def counts(self, seat: str, full: bool = False) -> str:
+        """'P2 hand: 6 cards · deck 32 · discard 1 (top R05) · bursts 3 (1 checked) · engraves -' (D1.2), the hand
+        count for the opponent only; `full` (the plain board) names the discard's top card and counts normal
+        bursts too, with 'hand N' for every seat."""
+        player = self.view["players"][seat]
         bursts = player.get("bursts") or []
         checked = sum(1 for b in bursts if b.get("checked"))
         engraves = player.get("engraves") or []
-        engrave_text = (
-            ", ".join(self.card(e.get("card")) + (" (checked)" if e.get("checked") else "") for e in engraves) or "-"
-        )
         discard = player.get("discard") or []
         deck = player.get("deck")
-        deck_count = len(deck) if isinstance(deck, list) else deck
         hand = player.get("hand")
-        hand_count = len(hand) if isinstance(hand, list) else hand
+        parts = [f"hand {len(hand) if isinstance(hand, list) else hand}"] if full else []
+        if not full and self.viewer != seat:  # the viewer's own hand has its line of cards
+            parts.append(self.hand_count(seat))
+        parts.append(f"deck {len(deck) if isinstance(deck, list) else deck}")
+        top = (self.card(discard[-1]) if full else escape(discard[-1])) if discard else ""
+        parts.append(f"discard {len(discard)}" + (f" (top {top})" if top else ""))
+        if full:
+            parts.append(f"bursts {len(bursts)} ({len(bursts) - checked} normal, {checked} checked)")
+        else:
+            parts.append(f"bursts {len(bursts)}" + (f" ({checked} checked)" if checked else ""))
+        checked_mark = " (checked)" if full else " checked"
+        engraved = [
+            (self.card(e.get("card")) if full else escape(str(e.get("card")))) + (checked_mark * bool(e.get("checked")))
+            for e in engraves
+        ]
+        parts.append(f"engraves {', '.join(engraved) or '-'}")
+        return " · ".join(parts)
+
+    def hand_count(self, seat: str) -> str:
+        hand = self.view["players"][seat].get("hand")
+        count = len(hand) if isinstance(hand, list) else hand
+        return f"{seat} hand: {count} card{'' if count == 1 else 's'}"
+
+    def speed_line(self, seat: str) -> str:
+        """'speed R06 Searing Arrow, Y04 Quickstep Courier → grade A+++' and any closed speed card (D6)."""
+        player = self.view["players"][seat]
         speed = player.get("speed") or []
         shift = player.get("speed_shift") or 0
-        grade = _grade(player.get("speed_grade"))
-        speed_text = f"speed {self.cards(speed)} → grade {grade}" + (f" (shift {shift:+d})" if shift else "")
+        text = f"speed {self.cards(speed)} → grade {_grade(player.get('speed_grade'))}"
+        text += f" (shift {shift:+d})" if shift else ""
         gear = player.get("gear")
         if isinstance(gear, list) and gear:
-            speed_text += f" · closed speed card {self.cards(gear)}"
+            text += f" · closed speed card {self.cards(gear)}"
         elif isinstance(gear, int) and gear:
-            speed_text += f" · {gear} closed speed card"
-        lines = [
-            f"hand {hand_count} · deck {deck_count} · discard {len(discard)}"
-            + (f" (top {self.card(discard[-1])})" if discard else "")
-            + f" · bursts {len(bursts)} ({len(bursts) - checked} normal, {checked} checked) · engraves {engrave_text}",
-            speed_text,
-        ]
+            text += f" · {gear} closed speed card"
+        return text
+
+    def resources(self, seat: str) -> list[str]:
+        """The plain board's lines of a seat: counts, speed, and what is set aside or being played."""
+        player = self.view["players"][seat]
+        return [self.counts(seat, full=True), self.speed_line(seat), *self.extras(seat, player)]
+
+    def extras(self, seat: str, player: Mapping[str, Any]) -> list[str]:
+        """What only some moments have: known hand cards, cards being played, a mulligan, casters to place."""
+        lines = []
         known = player.get("known_hand") or []
-        if not mine and known:
+        if self.viewer != seat and known:
             lines.append(f"known in hand: {self.cards(known)}")
         limbo = player.get("limbo") or []
         if limbo:
@@ -353,24 +416,37 @@ class _Board:
         hand = self.view["players"][seat].get("hand")
         if isinstance(hand, list):
             return f"[bold]{'your' if self.viewer == seat else seat} hand:[/] {self.cards(hand)}"
-        return f"{seat} hand: {hand} card{'' if hand == 1 else 's'}"
+        return self.hand_count(seat)
 
     def side(self, seat: str) -> list[RenderableType]:
+        """One seat in 4-6 lines: who and the counts, the battle areas, the idol area and speed."""
         who = "you" if seat == self.viewer else "opponent" if self.viewer else "spectating"
-        header = f"[bold]{seat}[/] ({who})"
-        return [header, self.field(seat), *self.resources(seat), self.hand(seat)]
+        lines: list[RenderableType] = [f"[bold]{seat}[/] ({who}) · {self.counts(seat)}", self.field(seat)]
+        lines.append(self.idol_line(seat))
+        lines += self.extras(seat, self.view["players"][seat])
+        return lines
 
 
 def render_board(view: Mapping[str, Any]) -> RenderableType:
-    """The opponent's side on top, the viewer's below (a spectator sees P2 on top)."""
-    board = _Board(view)
+    """The opponent's side on top, the viewer's below (a spectator sees P2 on top), in few enough lines that
+    the board and a grouped option list share a 24-line, 80-column screen where they can."""
+    board = _Board(view, marks=True)
     me = board.viewer or "P1"
     them = _other(me)
-    parts: list[RenderableType] = [*board.side(them), ""]
+    window = view.get("window", "")
+    who = f"you are {me}" if board.viewer else "spectator"
+    step = WINDOW_NAMES.get(window, window)
+    parts: list[RenderableType] = [
+        f"[reverse] Dreadnought · {who} · turn {view.get('turn')} {view.get('phase')}: {escape(step)} · "
+        f"first {view.get('first') or '-'} · token {view.get('token')} [/]",
+        *board.side(them),
+    ]
     attack = board.attack()
     if attack:
-        parts += [attack, ""]
+        parts.append(attack)
     parts += board.side(me)
+    if board.viewer:
+        parts.append(board.hand(me))
     triggers = view.get("triggers") or []
     if triggers:
         waiting = ", ".join(f"{t['player']} {escape(str(t.get('source')))} {escape(str(t.get('ability')))}"
@@ -378,18 +454,13 @@ def render_board(view: Mapping[str, Any]) -> RenderableType:
         parts.append(f"triggers waiting: {waiting}")
     if view.get("cost_reduction"):
         parts.append(f"cost reduction for the code being paid: {view['cost_reduction']}")
-    window = view.get("window", "")
     to_move = view.get("to_move")
     if window == "over":
         result = "draw" if view.get("draw") or not view.get("winner") else f"{view['winner']} wins"
         parts.append(f"[bold]Game over: {result}[/] ({escape(str(view.get('reason', '')).replace('_', ' '))})")
-    elif to_move:
+    elif to_move and to_move != board.viewer:
         parts.append(f"[bold]{to_move}[/] to decide: {WINDOW_NAMES.get(window, window)}")
-    who = f"you are {me}" if board.viewer else "spectator"
-    step = WINDOW_NAMES.get(window, window)
-    title = f"Dreadnought · {who} · turn {view.get('turn')} · {view.get('phase')} phase · {step}"
-    subtitle = f"first player {view.get('first') or '-'} · tiebreak token {view.get('token')}"
-    return Panel(Group(*parts), title=escape(title), subtitle=escape(subtitle))
+    return Group(*parts)
 
 
 def _plain(markup: str) -> str:
@@ -434,67 +505,88 @@ def board_text(view: Mapping[str, Any]) -> str:
 # ---- events -------------------------------------------------------------------------------
 
 
-_EFFECT_WORDS: dict[str, str] = {
-    "damage": "{amount} damage to {target}",
-    "enchant": "{count} {kind} enchant(s) on {target}",
-    "bp_mod": "{target} {amount} BP this turn",
-    "attack_mod": "{amount} damage added to the attack",
-    "draw": "draws {n}",
-    "burst": "the top {n} deck card(s) go to the burst area",
-    "engrave": "creates {n} engrave(s)",
-    "normalize": "{target} back to normal",
-    "check": "{target} checked",
-    "break": "{target} broken",
-    "bounce": "{target} back to its owner's hand",
-    "move": "{target} moves to its other battle area",
-    "hp_break": "{target} loses up to {n} HP card(s)",
-    "hp_gain": "the top {n} deck card(s) join {target}'s HP",
-    "shield": "{target} takes {amount} less per damage this turn",
-    "static_bp": "{target} {amount} BP while active",
-    "static_shield": "{target} takes {amount} less per damage while active",
-    "speed_shift": "speed {steps} grade(s) up this turn",
-    "cost_reduce": "the code being paid costs {n} log less",
-    "attach": "the code is attached to {target}",
-}
-"""D22.2's effects in words, by their parameters."""
-
-
-def _split_args(text: str) -> dict[str, str]:
-    """`k=v, k2=v2` at the top level (a value may hold brackets: a selector's filters, attach's statics)."""
-    args: dict[str, str] = {}
-    depth, start = 0, 0
-    for index, char in enumerate(text + ","):
-        if char in "[(":
-            depth += 1
-        elif char in "])":
-            depth -= 1
-        if char == "," and depth == 0:
-            key, _, value = text[start:index].strip().partition("=")
-            if key:
-                args[key] = value
-            start = index + 1
-    return args
-
-
-def effect_text(effect: str) -> str:
-    """An effect string (`burst(n=1)`, `damage(target=enemy_unit[size=S], amount=50)`) in player words."""
-    name, _, rest = effect.partition("(")
-    template = _EFFECT_WORDS.get(name)
-    if template is None or not rest.endswith(")"):
-        return effect
-    args = {key: value.replace("_", " ") for key, value in _split_args(rest[:-1]).items()}
-    if name in ("bp_mod", "static_bp") and not args.get("amount", "").startswith("-"):
-        args["amount"] = "+" + args.get("amount", "")
+def effect_text(effect: str, owner: str = "your") -> str:
+    """An effect as the engine logs it (`burst(n=1)`, `damage(target=enemy_unit[size=S], amount=50)`) in
+    player words (`words.effects_words`, D22.2; `owner`: whose 'your'); an effect outside the vocabulary is
+    shown as it is."""
+    name = effect.partition("(")[0].strip()
     try:
-        return template.format(**args)
-    except KeyError:
+        parsed = parse_effect(effect, static=name.startswith("static_"))
+    except ValueError:
         return effect
+    text = effects_words((parsed,), owner)
+    return text if text.startswith(owner) else text[0].lower() + text[1:]
+
+
+_PLACES = {"C": "caster", "U1": "unit 1", "U2": "unit 2"}
+
+
+def unit_words(ref: Any) -> str:
+    """`P2:BA1.U1 R02` (a field object as the engine describes it) -> "R02 Blaze Warden (P2's BA1 unit 1)"."""
+    place, _, card = str(ref).partition(" ")
+    seat, _, slot = place.partition(":")
+    area, _, spot = slot.partition(".")
+    where = "idol area" if area == "IDOL" else f"{area} {_PLACES.get(spot, spot)}".strip()
+    name = _cards(None).get(card)
+    what = "a dummy" if card == "dummy" else f"{card} {name.name}" if name else card
+    return f"{what} ({seat}'s {where})" if seat and slot else str(ref)
+
+
+def _effect_sentence(event: Mapping[str, Any], who: str) -> str:
+    """What an effect did, naming each object it hit and, for damage, what became of it (D13.2, D13.3)."""
+    effect = str(event["effect"])
+    hits = event.get("hits") or []
+    owner = f"{who}'s"
+    if not effect.startswith("damage(") or not hits:
+        named = "; ".join(unit_words(hit["target"]) for hit in hits)
+        return f"{who}: {effect_text(effect, owner)}" + (f" — {named}." if named else ".")
+    try:
+        amount = parse_effect(effect).number("amount")
+    except (ValueError, TypeError):
+        return f"{who}: {effect_text(effect, owner)}."
+    lines = []
+    for hit in hits:
+        shield = min(int(hit.get("shield") or 0), amount)
+        dealt = amount - shield
+        text = f"{amount} damage to {unit_words(hit['target'])}"
+        if shield:
+            text += f", shield absorbs {shield}"
+        if hit.get("gone"):
+            text += f": {dealt} ≥ BP {hit.get('bp')}, broken"
+        else:
+            text += f": {dealt} < BP {hit.get('bp')}, survives (damage is never kept, D13.2)"
+        lines.append(text)
+    return f"{who}: " + "; ".join(lines) + "."
+
+
+def _attack_damage(event: Mapping[str, Any], who: str) -> str:
+    """D10.7: the attack's damage on the blocker, what shields took, and a unit's fate (a caster's is the
+    hp_loss line that follows)."""
+    damage = int(event["damage"])
+    text = f"{who}'s attack deals {damage} damage to {unit_words(event['blocker'])}"
+    if event.get("absorbed"):
+        text += f" (shield absorbed {event['absorbed']})"
+    bp = event.get("bp")
+    if bp is None:
+        return text + ": one HP card per 50 damage (D10.7)."
+    return text + (f": ≥ BP {bp}, broken." if damage >= bp else f": < BP {bp}, survives.")
+
+
+def _hp_loss(event: Mapping[str, Any], who: str) -> str:
+    """D13.4, D13.5: HP a → b, and a caster at 0 is down."""
+    hp, amount = int(event["hp"]), int(event["amount"])
+    name = _cards(None).get(str(event["caster"]))
+    caster = f"{event['caster']} {name.name}" if name else str(event["caster"])
+    text = f"{who}'s {caster} loses {amount} HP card{'s' if amount != 1 else ''}: HP {hp + amount} → {hp}"
+    return text + (" — DOWN: it can no longer block (D13.5)." if hp == 0 else ".")
 
 
 def _ability(ref: Any) -> str:
     """An ability reference (`A:X01:0`, `G:R11:0`, `S:R01`, `C:R05`) in words."""
     kind, _, rest = str(ref).partition(":")
-    card, _, index = rest.partition(":")
+    card_id, _, index = rest.partition(":")
+    known = _cards(None).get(card_id)
+    card = f"{card_id} {known.name}" if known else card_id
     if kind == "A":
         return f"ability {int(index) + 1 if index.isdigit() else index} of {card}"
     if kind == "G":
@@ -546,23 +638,24 @@ _SENTENCES: dict[str, Callable[[Mapping[str, Any], str], str]] = {
     "dummy": lambda e, who: _secret(
         e, f"{who} casts {{card}} as a dummy into {e['to']}.", f"{who} casts a dummy into {e['to']}."
     ),
-    "move": lambda e, who: f"{who} moves {e['unit']}.",
-    "remove": lambda e, who: f"{who} removes {e['unit']} from the field.",
+    "move": lambda e, who: f"{who} moves {unit_words(e['unit'])}.",
+    "remove": lambda e, who: f"{who} removes {unit_words(e['unit'])} from the field.",
     "play": lambda e, who: f"{who} plays {e['card']}.",
     "sub": lambda e, who: f"{who} uses the sub-effect of {e['card']}.",
     "use": lambda e, who: f"{who} uses {_ability(e['ability'])}.",
     "trigger": lambda e, who: f"{who}'s {e['card']} triggers ({_ability(e['ability'])}).",
-    "effect": lambda e, who: f"{who}: {effect_text(e['effect'])}.",
+    "effect": _effect_sentence,
     "arms": lambda e, who: f"{who} attaches {e['card']} to {e['caster']}.",
-    "boost": lambda e, who: f"{who} puts a boost enchant on {e['unit']}.",
-    "weaken": lambda e, who: f"{who} puts a weaken enchant on {e['unit']}.",
+    "boost": lambda e, who: f"{who} puts a boost (+20 BP) on {unit_words(e['unit'])}.",
+    "weaken": lambda e, who: f"{who} puts a weaken (-20 BP) on {unit_words(e['unit'])}.",
     "engrave": lambda e, who: f"{who} engraves {e['card']}.",
     "bounce": lambda e, who: f"{e['card'] or 'A dummy'} returns to {who}'s hand.",
-    "break": lambda e, who: f"{who}'s {e['unit']} is broken.",
-    "hp_loss": lambda e, who: f"{who}'s {e['caster']} loses {e['amount']} HP ({e['hp']} left).",
-    "attack": lambda e, who: f"{who} attacks {_other(who)}'s {e['area']} with {_list(e['attackers'])}.",
-    "block": lambda e, who: f"{who} blocks with {e['blocker']}.",
-    "attack_damage": lambda e, who: f"{who}'s attack deals {e['damage']} damage to {e['blocker']}.",
+    "break": lambda e, who: f"Broken: {unit_words(e['unit'])}.",
+    "hp_loss": _hp_loss,
+    "attack": lambda e, who: f"{who} attacks {_other(who)}'s {e['area']} with "
+    f"{', '.join(unit_words(a) for a in e['attackers'])}.",
+    "block": lambda e, who: f"{who} blocks with {unit_words(e['blocker'])}.",
+    "attack_damage": _attack_damage,
     "pass": lambda e, who: f"{who} passes.",
     "discard": lambda e, who: f"{who} discards {e['card']} (hand limit).",
     "end_of_turn": lambda e, who: f"Turn {e['turn']} ends; the tiebreak token goes to {e['token']}.",

@@ -243,6 +243,11 @@ class DreadnoughtState(SteppingState):
         self._legal = self._compute_legal()
         return len(self._legal) >= 2
 
+    def why_illegal(self, action: Action) -> str:
+        from cardlab.games.dreadnought.explain import why_illegal
+
+        return why_illegal(self, action) if isinstance(action, IndexedAction) else ""
+
     def turn_number(self) -> int:
         return self.turn
 
@@ -297,15 +302,26 @@ class DreadnoughtState(SteppingState):
 
         return board_text(self.open_observation())
 
-    def __repr__(self) -> str:
+    def status(self) -> str:
+        """'turn 3, P1 to act (window cast_window)', or once over 'turn 7, over: P1 wins (hp)'."""
         from cardlab.games.dreadnought.position import window_name
 
         if self.phase == "over":
             result = "a draw" if self.draw or self.winner is None else f"{player_name(self.winner)} wins"
-            return f"<DreadnoughtState turn {self.turn}, over: {result} ({self.reason})>"
+            return f"turn {self.turn}, over: {result} ({self.reason})"
         player = self.current_player()
         who = "nobody" if player is None else player_name(player)
-        return f"<DreadnoughtState turn {self.turn}, {who} to act (window {window_name(self)})>"
+        return f"turn {self.turn}, {who} to act (window {window_name(self)})"
+
+    def notation(self) -> str:
+        """The one-line position notation (docs/notation.md); `Dreadnought.parse_notation` reads it back."""
+        from cardlab.games.dreadnought.notation import dump_notation
+
+        return dump_notation(self)
+
+    def __repr__(self) -> str:
+        """`DreadnoughtState('<notation>')`: the notation inside reloads the state (`parse_notation`)."""
+        return f"DreadnoughtState({self.notation()!r})"
 
     # -- reading the field ------------------------------------------------------------------
 

@@ -21,7 +21,6 @@ from cardlab.core.plugin import (
 from cardlab.core.rng import make_rng
 from cardlab.games.edelweiss.actions import N_ACTIONS, EdelweissAction
 from cardlab.games.edelweiss.cards import (
-    CARD_NAMES,
     CHARACTER_IDS,
     CHARACTERS,
     CLUB,
@@ -147,20 +146,6 @@ class Edelweiss(Game):
         from cardlab.games.edelweiss.kernels import EdelweissKernels
 
         return EdelweissKernels()
-
-    def card_text(self, card: str) -> str | None:
-        """Only a card's suit matters (E0.3): what the suit does on entering a field (E2.2, E4.2)."""
-        name = card.upper()
-        if name not in CARD_NAMES:
-            return None
-        suit = name[-1]
-        role = {
-            "S": "a spade: enters the field tapped (E4.2)",
-            "H": "a heart: enters the field upright (E4.2)",
-            "C": "a club: enters the field tapped (E4.2)",
-            "D": "a diamond: never on a field (E2.2)",
-        }[suit]
-        return f"{name}: {role}; its rank does not matter (E0.3)"
 
     def config_json(self) -> dict[str, Any]:
         return self.config.to_json()

@@ -10,9 +10,8 @@ from rich.panel import Panel
 from rich.table import Table
 
 from cardlab.core.plugin import ungrouped
-from cardlab.games.edelweiss.cards import CHARACTERS, Skill
-
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+from cardlab.games.edelweiss.cards import CHARACTERS
+from cardlab.games.edelweiss.words import SKILL_NAMES, STANDARD_NAMES, SUIT_SYMBOLS
 
 WINDOW_HINTS: Mapping[str, str] = {
     "main": "Summon one non-diamond card: hearts enter upright, spades and clubs tapped (E4.1-E4.2).",
@@ -37,6 +36,14 @@ def cards_text(names: list[str]) -> str:
     return ", ".join(card_text(name) for name in names) or "-"
 
 
+_PASSES = {
+    "intercept": "{who} does not use Lionheart (E5.2).",
+    "pursuit": "{who} takes no pursuit stance (E5.5).",
+    "special_summon": "{who} makes no special summon (E8.2).",
+}
+"""A pass, by the window it declines."""
+
+
 def event_text(event: Mapping[str, Any]) -> str:
     """One event view (see `Event.view`) as a sentence."""
     kind = event["kind"]
@@ -53,16 +60,22 @@ def event_text(event: Mapping[str, Any]) -> str:
         "attack": lambda: f"{who} attacks with {card}.",
         "end_turn": lambda: f"{who} ends the turn.",
         "lionheart": lambda: f"{who} taps {card_text(event['club'])} to untap {card_text(event['heart'])} (Lionheart).",
-        "pass": lambda: f"{who} passes ({event['window']}).",
-        "guard": lambda: f"{who} guards with {card}" + (": counter!" if event["card"].endswith("D") else "."),
+        "pass": lambda: _PASSES.get(event["window"], f"{who} passes ({event['window']}).").format(who=who),
+        "guard": lambda: f"{who} guards with {card}"
+        + (
+            ": counter! The attacker must discard the attacking spade or an upright club (E5.4)."
+            if event["card"].endswith("D")
+            else "."
+        ),
         "block": lambda: f"{who} blocks with {card}.",
         "field_guard": lambda: f"{who} discards {card} from the field as a guard (Guardian): counter!",
-        "no_defense": lambda: f"{who} makes no defense.",
+        "no_defense": lambda: f"{who} makes no defense: the attack succeeds (E6.1).",
         "poison_bind": lambda: f"{who}'s Poison Bind taps the attacker's {card_text(event['club'])}.",
         "counter_discard": lambda: f"{who} pays the counter by discarding {card}.",
         "protect": lambda: f"{who} protects the attacking spade by tapping {card}.",
         "pursuit": lambda: f"{who} taps {card_text(event['club'])} to untap {card} (pursuit stance).",
-        "break": lambda: f"Break: {card_text(event['club'])} and {card_text(event['heart'])} are discarded.",
+        "break": lambda: f"Break: {card_text(event['club'])} and {card_text(event['heart'])} are discarded "
+        "(a block met a pursuit stance, E5.6).",
         "game_over": lambda: f"Game over: {event['winner']} wins ({event['reason'].replace('_', ' ')}).",
     }
     return sentences[kind]() if kind in sentences else kind
@@ -83,7 +96,7 @@ def render_board(view: Mapping[str, Any]) -> RenderableType:
     config = view["config"]
     if config.get("characters"):  # a skills game (E7): the standard, and each side's character and skills
         other = "P2" if me == "P1" else "P1"
-        table.add_row("[bold]Skills[/]", f"{_STANDARD_NAMES[config['standard']]} standard (E7.4)")
+        table.add_row("[bold]Skills[/]", f"{STANDARD_NAMES[config['standard']]} standard (E7.4)")
         table.add_row("", f"you: {_seat_heading(me, config)}")
         table.add_row("", f"opponent: {_seat_heading(other, config)}")
     title = f"Turn {view['turn']} · {view['turn_player']}'s turn · {view['window']} · you are {me}"
@@ -92,13 +105,6 @@ def render_board(view: Mapping[str, Any]) -> RenderableType:
 
 # -- plain text (`str(state)`) ------------------------------------------------------------------
 
-_STANDARD_NAMES = {"symbolic": "Symbolic", "accel2": "Accel 2"}
-_SKILL_NAMES = {
-    Skill.GUARDIAN: "Guardian",
-    Skill.BUDDY_SUMMONER: "Buddy Summoner",
-    Skill.WIZARD: "Wizard",
-    Skill.POISON_BIND: "Poison Bind",
-}  # E8
 _SUITS_ON_FIELD = "SHC"  # E2.2: never a diamond on a field
 
 
@@ -116,7 +122,7 @@ def _seat_heading(seat: str, config: Mapping[str, Any]) -> str:
     if not characters:
         return seat
     character = CHARACTERS[characters[seat]]
-    skills = ", ".join(name for skill, name in _SKILL_NAMES.items() if skill & character.skills)
+    skills = ", ".join(name for skill, name in SKILL_NAMES.items() if skill & character.skills)
     return f"{seat} {character.id} ({character.name}): {skills}"  # E7.2, E9
 
 
@@ -142,7 +148,7 @@ def position_text(position: Mapping[str, Any]) -> str:
     config = position["config"]
     deck_name = f"{config['deck']} deck"
     if config.get("standard"):
-        deck_name += f", {_STANDARD_NAMES[config['standard']]}"
+        deck_name += f", {STANDARD_NAMES[config['standard']]}"
     window = position["window"]
     turn_player = position["turn_player"]
     if window == "over":

@@ -220,6 +220,11 @@ class EdelweissState(SteppingState):
         self._legal = self._compute_legal()  # pure at every other resting window
         return len(self._legal) >= 2
 
+    def why_illegal(self, action: Action) -> str:
+        from cardlab.games.edelweiss.explain import why_illegal
+
+        return why_illegal(self, cast(A, action))
+
     def _log(self, kind: str, secret: dict[str, Any] | None = None, **public: Any) -> None:
         """Record an event; callers check `self.events` first so that no text is built when off."""
         assert self.events is not None

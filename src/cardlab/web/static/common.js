@@ -157,3 +157,173 @@ export function rememberGame(entry) {
   }
   saveMyGames(list);
 }
+
+// ---- cards and words in a player's terms ------------------------------------------------------
+// The server sends each view's cards in words (view.cards: id -> {name, stats, abilities, keywords})
+// and each game's glossary (term -> explanation with rule ids). Renderers lay them out with the
+// helpers below; one popover, shared by every page, explains a keyword or a whole card on hover,
+// focus or tap.
+
+let glossaryTerms = {};
+let cardWords = {};
+
+/** The glossary the popovers explain terms from (GET /api/games/{id}/glossary or /api/glossary/{game}). */
+export function setGlossary(terms) {
+  glossaryTerms = terms && typeof terms === "object" ? terms : {};
+}
+
+/** The cards the popovers describe: the `cards` of the view being shown. */
+export function setCards(cards) {
+  cardWords = cards && typeof cards === "object" ? cards : {};
+}
+
+/** A card's words ({name, stats, abilities, keywords}) by the id the view names it with, or null. */
+export function cardEntry(id) {
+  return id !== null && id !== undefined && Object.prototype.hasOwnProperty.call(cardWords, id) ? cardWords[id] : null;
+}
+
+/** The card's name without its leading id ("S11 Quartermaster" -> "Quartermaster"). */
+export function shortName(id, entry) {
+  const name = entry ? String(entry.name) : "";
+  return name.startsWith(`${id} `) ? name.slice(String(id).length + 1) : name;
+}
+
+/** A keyword that explains itself: hover, focus or tap shows its glossary entry. */
+export function term(word, text = word) {
+  return h("span", { class: "kw", "data-term": word, tabindex: "0" }, text);
+}
+
+const escapeRegex = (text) => String(text).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** `text` with the first mention of each keyword (not yet in `used`) marked as a term. */
+export function withTerms(text, keywords, used = new Set()) {
+  const marks = [];
+  for (const word of [...(keywords || [])].sort((a, b) => b.length - a.length)) {
+    if (used.has(word)) continue;
+    const match = new RegExp(`(^|[^\\w])(${escapeRegex(word)})(?![\\w])`, "i").exec(text);
+    if (!match) continue;
+    const start = match.index + match[1].length;
+    const end = start + match[2].length;
+    if (marks.some((m) => start < m.end && m.start < end)) continue;
+    marks.push({ start, end, word });
+    used.add(word);
+  }
+  marks.sort((a, b) => a.start - b.start);
+  const nodes = [];
+  let at = 0;
+  for (const mark of marks) {
+    if (mark.start > at) nodes.push(text.slice(at, mark.start));
+    nodes.push(term(mark.word, text.slice(mark.start, mark.end)));
+    at = mark.end;
+  }
+  if (at < text.length) nodes.push(text.slice(at));
+  return nodes;
+}
+
+/** A card's stats and abilities as DOM nodes, each keyword marked once; keywords the text never
+ * mentions follow as chips. `stats` may be a shortened stats line for a small face. */
+export function cardText(entry, { stats = entry && entry.stats, abilities = true } = {}) {
+  if (!entry) return [];
+  const used = new Set();
+  const keywords = Array.isArray(entry.keywords) ? entry.keywords : [];
+  const out = [];
+  if (stats) out.push(h("div", { class: "cw-stats" }, withTerms(String(stats), keywords, used)));
+  if (abilities) {
+    for (const ability of entry.abilities || []) out.push(h("div", { class: "cw-ability" }, withTerms(String(ability), keywords, used)));
+  }
+  const rest = keywords.filter((word) => !used.has(word));
+  if (rest.length) out.push(h("div", { class: "cw-keywords" }, rest.map((word) => term(word))));
+  return out;
+}
+
+/** A small "?" on a card face: a tap shows the whole card without playing it. */
+export function cardInfoButton(id) {
+  return h("span", { class: "card-info", "data-words": id, role: "button", tabindex: "0", "aria-label": "what this card does" }, "?");
+}
+
+let popover = null;
+let popoverFor = null;
+let pinned = false; // shown by a tap (a second tap hides it), not by a passing pointer
+
+function popoverContent(target) {
+  const word = target.getAttribute("data-term");
+  if (word !== null) {
+    const text = glossaryTerms[word];
+    return text ? [h("b", null, word), " — ", text] : null;
+  }
+  const id = target.getAttribute("data-words");
+  const entry = cardEntry(id);
+  if (!entry) return null;
+  return [h("div", { class: "cw-name" }, entry.name), cardText(entry)];
+}
+
+function showPopover(target) {
+  const content = popoverContent(target);
+  if (!content) return;
+  if (!popover) {
+    popover = h("div", { id: "popover", class: "popover", role: "tooltip" });
+    document.body.appendChild(popover);
+  }
+  replace(popover, content);
+  popover.setAttribute("data-for", target.getAttribute("data-term") ?? target.getAttribute("data-words"));
+  popover.hidden = false;
+  popoverFor = target;
+  pinned = false;
+  const box = target.getBoundingClientRect();
+  const width = Math.min(320, window.innerWidth - 16);
+  popover.style.maxWidth = `${width}px`;
+  const left = Math.max(8, Math.min(box.left, window.innerWidth - popover.offsetWidth - 8));
+  const below = box.bottom + 6 + popover.offsetHeight <= window.innerHeight;
+  popover.style.left = `${left}px`;
+  popover.style.top = `${below ? box.bottom + 6 : Math.max(8, box.top - popover.offsetHeight - 6)}px`;
+}
+
+export function hidePopover() {
+  if (popover) popover.hidden = true;
+  popoverFor = null;
+  pinned = false;
+}
+
+const EXPLAINS = "[data-term], [data-words]";
+
+/** Keywords and cards explain themselves on hover and focus; a tap on a keyword or a card's "?"
+ * shows the explanation instead of playing the card it sits on (a mouse click on a keyword of a
+ * card plays the card). Installed once per page. */
+export function installPopovers() {
+  document.addEventListener("mouseover", (event) => {
+    const target = event.target instanceof Element ? event.target.closest(EXPLAINS) : null;
+    if (pinned) return;
+    if (target && target !== popoverFor) showPopover(target);
+    else if (!target && popoverFor && !(event.target instanceof Element && event.target.closest("#popover"))) hidePopover();
+  });
+  document.addEventListener("focusin", (event) => {
+    const target = event.target instanceof Element ? event.target.closest(EXPLAINS) : null;
+    if (target) showPopover(target);
+  });
+  let touch = false; // the pointer that clicks: a finger cannot hover, so its tap on a keyword explains it
+  document.addEventListener("pointerdown", (event) => (touch = event.pointerType !== "mouse"), true);
+  document.addEventListener(
+    "click",
+    (event) => {
+      let target = event.target instanceof Element ? event.target.closest("[data-term], .card-info") : null;
+      // a mouse click on a keyword printed on a card plays the card (hovering it already explained it)
+      if (target && !touch && !target.matches(".card-info") && target.closest(".clickable, .inert")) target = null;
+      if (!target) {
+        if (!(event.target instanceof Element && event.target.closest("#popover"))) hidePopover();
+        return;
+      }
+      event.preventDefault();
+      event.stopPropagation(); // the card under a keyword is not played by the tap that asks what it means
+      if (pinned && popoverFor === target) {
+        hidePopover();
+      } else {
+        showPopover(target);
+        pinned = popoverFor === target;
+      }
+    },
+    true,
+  );
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") hidePopover();
+  });
+}

@@ -2,7 +2,20 @@
 // websocket (polling GET every 1.5 s while the socket is down), renders the board with the
 // game's renderer module and lets the player click legal actions.
 
-import { api, h, replace, idFromPath, loadRenderer, seatLabel, words, rememberGame } from "./common.js";
+import {
+  api,
+  h,
+  replace,
+  idFromPath,
+  loadRenderer,
+  seatLabel,
+  words,
+  rememberGame,
+  setCards,
+  setGlossary,
+  installPopovers,
+  hidePopover,
+} from "./common.js";
 
 const gameId = idFromPath("play");
 const token = new URLSearchParams(location.search).get("token") || "";
@@ -18,6 +31,8 @@ let reconnectTimer = null;
 let reconnectDelay = 3000;
 let lastLogKey = "";
 let remembered = false;
+let glossaryLoaded = false;
+let seenEvents = null; // how many events the player had seen when they last acted: later ones are new to them
 
 function viewUrl() {
   return `/api/games/${encodeURIComponent(gameId)}${token ? `?token=${encodeURIComponent(token)}` : ""}`;
@@ -39,6 +54,10 @@ async function accept(data) {
     rendererGame = data.game;
   }
   view = data;
+  if (!glossaryLoaded) {
+    glossaryLoaded = true;
+    loadGlossary();
+  }
   if (!remembered) {
     remembered = true;
     rememberGame({
@@ -53,6 +72,20 @@ async function accept(data) {
   }
   draw();
   if (isOver()) stopPolling();
+}
+
+/** How this game is won (a line under the top bar) and its keywords (for the popovers). */
+async function loadGlossary() {
+  try {
+    const data = await api(`/api/games/${encodeURIComponent(gameId)}/glossary`);
+    setGlossary(data && data.glossary);
+    const line = data && typeof data.how_to_win === "string" ? data.how_to_win : "";
+    const box = $("how-to-win");
+    replace(box, h("summary", null, h("b", null, "How to win: "), line));
+    box.hidden = !line;
+  } catch {
+    /* the board works without explanations */
+  }
 }
 
 function isOver() {
@@ -114,11 +147,32 @@ function draw() {
   $("hint").textContent = over ? "" : view.hint || "";
   $("hint").hidden = over || !view.hint;
 
-  renderer.render(view, $("board"), over ? null : onAction);
+  setCards(view.cards);
+  hidePopover();
+  renderer.render(view, $("board"), over ? null : onAction, { explain });
   drawLegal(legal, over, seat, obs);
   drawLog();
   drawResult(over, seat);
   if (busy) setBusy(true);
+}
+
+function actionButton(action) {
+  return h(
+    "button",
+    { type: "button", class: "action-btn", "data-action": action, title: action, onclick: () => onAction(action) },
+    h("span", { class: "label" }, actionLabel(action)),
+    h("code", null, action),
+  );
+}
+
+/** The legal actions in the renderer's groups (a card, then what to do with it), or as they come. */
+function legalGroups(legal) {
+  if (!renderer || typeof renderer.groupActions !== "function") return null;
+  try {
+    return renderer.groupActions(legal, view);
+  } catch {
+    return null;
+  }
 }
 
 function drawLegal(legal, over, seat, obs) {
@@ -126,16 +180,19 @@ function drawLegal(legal, over, seat, obs) {
   if (over) {
     replace(box, h("p", { class: "muted" }, "The game is over."));
   } else if (legal.length) {
+    const groups = legalGroups(legal);
     replace(
       box,
-      legal.map((action) =>
-        h(
-          "button",
-          { type: "button", class: "action-btn", "data-action": action, title: action, onclick: () => onAction(action) },
-          h("span", { class: "label" }, actionLabel(action)),
-          h("code", null, action),
-        ),
-      ),
+      groups
+        ? groups.map((group) =>
+            h(
+              "div",
+              { class: "action-group", "data-group": group.key },
+              group.title ? h("div", { class: "group-title" }, group.title) : null,
+              group.actions.map(actionButton),
+            ),
+          )
+        : legal.map(actionButton),
     );
   } else if (!seat) {
     replace(box, h("p", { class: "muted" }, "You are watching as a spectator."));
@@ -146,19 +203,24 @@ function drawLegal(legal, over, seat, obs) {
 
 function drawLog() {
   const events = Array.isArray(view.events) ? view.events : [];
-  const key = `${events.length}|${events.length ? JSON.stringify(events[events.length - 1]) : ""}`;
+  const log = $("log");
+  // redrawn when events arrive, or when the option list above it resized it (then scrolled again)
+  const key = `${events.length}|${events.length ? JSON.stringify(events[events.length - 1]) : ""}|${log.clientHeight}`;
   if (key === lastLogKey) return;
   lastLogKey = key;
-  const log = $("log");
+  if (seenEvents === null || seenEvents > events.length) seenEvents = events.length;
   replace(
     log,
     events.map((event, index) => {
       const kind = event && typeof event === "object" ? String(event.kind || "") : "";
       const text = event && typeof event === "object" ? event.text || kind : String(event);
-      return h("li", { "data-kind": kind, "data-index": index }, text);
+      return h("li", { "data-kind": kind, "data-index": index, class: index >= seenEvents ? "fresh" : null }, text);
     }),
   );
-  log.scrollTop = log.scrollHeight;
+  // Show what happened since the player last acted (a whole AI turn) from its start when it fits.
+  const first = log.querySelector("li.fresh");
+  const from = first ? first.getBoundingClientRect().top - log.getBoundingClientRect().top + log.scrollTop : 0;
+  log.scrollTop = first && log.scrollHeight - from <= log.clientHeight ? from : log.scrollHeight;
 }
 
 function drawResult(over, seat) {
@@ -222,11 +284,31 @@ function setBusy(on) {
   }
 }
 
+/** Why a card the player clicked cannot be played now, from the server's rules (nothing is played). */
+async function explain(action) {
+  if (!view || !token) return;
+  try {
+    const answer = await api(`/api/games/${encodeURIComponent(gameId)}/explain`, { method: "POST", body: { token, action } });
+    showNotice(answer.legal ? `${actionLabel(action)}: allowed now.` : `${actionLabel(action)}: ${answer.reason}`);
+  } catch (exc) {
+    showNotice(`${actionLabel(action)}: ${exc.message}`);
+  }
+}
+
+function showNotice(text) {
+  const box = $("notice");
+  box.textContent = text;
+  box.hidden = false;
+}
+
+/** Send one action; false when another is still on its way (nothing is sent then). */
 async function onAction(action) {
-  if (busy || !view || !token) return;
+  if (busy || !view || !token) return false;
   busy = true;
   setBusy(true);
   hideError();
+  $("notice").hidden = true;
+  seenEvents = Array.isArray(view.events) ? view.events.length : 0;
   try {
     const next = await api(`/api/games/${encodeURIComponent(gameId)}/actions`, {
       method: "POST",
@@ -325,6 +407,8 @@ function connect() {
 }
 
 async function main() {
+  installPopovers();
+  $("hint").addEventListener("click", () => $("hint").classList.toggle("open"));
   if (!gameId) {
     replace($("status"), "No game id in the address.");
     return;

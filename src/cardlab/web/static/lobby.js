@@ -336,25 +336,46 @@ function drawMyGames() {
         h("div", { class: "game-links" }, links),
       );
       const token = SEATS.map((s) => (typeof urls[s] === "string" ? tokenOf(urls[s]) : "")).find(Boolean) || "";
-      api(`/api/games/${encodeURIComponent(entry.id)}${token ? `?token=${encodeURIComponent(token)}` : ""}`).then(
-        (view) => {
-          status.textContent = statusText(view || {});
-          status.setAttribute("data-status", (view && view.status) || "unknown");
-          if (view && Array.isArray(view.legal) && view.legal.length) item.classList.add("my-turn");
-        },
-        (exc) => {
-          status.textContent = exc.status === 404 ? "gone (server restarted?)" : `unavailable: ${exc.message}`;
-          status.setAttribute("data-status", "gone");
-        },
-      );
+      item.refresh = () => loadStatus(entry.id, token, item, status);
+      item.refresh();
       return item;
     }),
   );
 }
 
+/** One game's status line, from the view its first seat link (or a spectator) gets now. */
+function loadStatus(id, token, item, status) {
+  return api(`/api/games/${encodeURIComponent(id)}${token ? `?token=${encodeURIComponent(token)}` : ""}`).then(
+    (view) => {
+      status.textContent = statusText(view || {});
+      status.setAttribute("data-status", (view && view.status) || "unknown");
+      item.classList.toggle("my-turn", !!(view && Array.isArray(view.legal) && view.legal.length));
+    },
+    (exc) => {
+      status.textContent = exc.status === 404 ? "gone (server restarted?)" : `unavailable: ${exc.message}`;
+      status.setAttribute("data-status", "gone");
+    },
+  );
+}
+
+const STATUS_REFRESH_MS = 5000;
+
+/** Games still running are asked again every few seconds while the page is shown, so that a game that
+ * moved on or ended while the lobby stayed open (or came back from the browser's history) says so. */
+function refreshStatuses() {
+  if (document.hidden) return;
+  for (const item of document.querySelectorAll("#my-games > li[data-game-id]")) {
+    const status = item.querySelector(".game-status");
+    if (item.refresh && status && status.getAttribute("data-status") === "running") item.refresh();
+  }
+}
+
 async function main() {
   drawMyGames();
   $("refresh-games").addEventListener("click", drawMyGames);
+  setInterval(refreshStatuses, STATUS_REFRESH_MS);
+  window.addEventListener("pageshow", (event) => event.persisted && drawMyGames()); // back from a game: the page was kept as it was
+  document.addEventListener("visibilitychange", refreshStatuses);
   $("new-game").addEventListener("submit", createGame);
   try {
     meta = (await api("/api/meta")) || meta;

@@ -2,7 +2,7 @@
 // (read-only), showing each step's action and events. While the game still runs the replay is
 // refreshed every few seconds (public view only); a finished game shows both hands.
 
-import { api, h, replace, idFromPath, loadRenderer, words } from "./common.js";
+import { api, h, replace, idFromPath, loadRenderer, words, setCards, setGlossary, installPopovers } from "./common.js";
 
 const gameId = idFromPath("replay");
 // With a seat's token the replay of a running game shows that seat's own cards; without, public information.
@@ -128,9 +128,11 @@ async function load(first) {
   const atEnd = !frames.length || index >= frames.length - 1;
   replay = data;
   frames = data.frames;
+  setCards(data.cards);
   if (!renderer || rendererGame !== data.game) {
     renderer = await loadRenderer(data.game);
     rendererGame = data.game;
+    api(`/api/games/${encodeURIComponent(gameId)}/glossary`).then((g) => setGlossary(g && g.glossary), () => {});
   }
   if (first) {
     const fromHash = parseInt(location.hash.slice(1), 10);
@@ -144,7 +146,7 @@ async function load(first) {
     `Replay — ${data.game || "game"} `,
     h("code", null, data.id || gameId),
     " ",
-    h("span", { class: "muted", "data-status": data.status || "" }, data.status === "running" ? "(still running: public view)" : "(finished)"),
+    h("span", { class: "muted", "data-status": data.status || "" }, data.status !== "running" ? "(finished)" : token ? "(still running: your view)" : "(still running: public view)"),
   );
   replace(
     $("links"),
@@ -171,7 +173,7 @@ function togglePlay() {
     return;
   }
   if (index >= frames.length - 1) go(0);
-  $("play").textContent = "⏸ Pause";
+  $("play").textContent = "Pause";
   playTimer = setInterval(() => {
     if (index >= frames.length - 1) togglePlay();
     else go(index + 1);
@@ -201,6 +203,7 @@ function wire() {
 
 async function main() {
   wire();
+  installPopovers();
   if (!gameId) {
     $("step").textContent = "No game id in the address.";
     return;

@@ -1,7 +1,7 @@
 // The rules page: /rules/{game}. The summary is an HTML fragment shipped with cardlab
 // (each game package's web/rules.html), served by the server at /api/rules/{game}.
 
-import { api, h, replace, idFromPath } from "./common.js";
+import { api, h, replace, idFromPath, installPopovers, setGlossary, withTerms } from "./common.js";
 
 const game = idFromPath("rules");
 const $ = (id) => document.getElementById(id);
@@ -48,10 +48,41 @@ async function main() {
     template.innerHTML = html;
     for (const node of template.content.querySelectorAll("script")) node.remove();
     replace(box, template.content);
-    if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
   } catch (exc) {
     replace(box, h("p", null, `No rules summary for ${game}: ${exc.message}`));
   }
+  try {
+    showGlossary(box, await api(`/api/glossary/${encodeURIComponent(game)}`));
+  } catch {
+    /* the summary stands without the glossary */
+  }
+  if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
+}
+
+/** How the game is won (at the top) and every keyword, skill and key rule (at the end); a term
+ * named inside another's explanation explains itself too. */
+function showGlossary(box, data) {
+  const terms = (data && data.glossary) || {};
+  setGlossary(terms);
+  installPopovers();
+  if (data && data.how_to_win) box.prepend(h("p", { id: "how-to-win", class: "how-to-win-rules" }, h("b", null, "How to win: "), data.how_to_win));
+  const names = Object.keys(terms);
+  if (!names.length) return;
+  box.appendChild(
+    h(
+      "section",
+      { id: "glossary", class: "glossary" },
+      h("h2", null, "Glossary"),
+      h(
+        "dl",
+        null,
+        names.map((name) => [
+          h("dt", { id: `term-${name.replace(/[^A-Za-z0-9]+/g, "-")}`, "data-glossary-term": name }, name),
+          h("dd", null, withTerms(String(terms[name]), names.filter((other) => other !== name))),
+        ]),
+      ),
+    ),
+  );
 }
 
 main();

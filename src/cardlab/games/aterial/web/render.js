@@ -1,81 +1,27 @@
 // Soukoku no Aterial board renderer.
-// render(view, container, onAction): both 2x3 fields, the viewer's at the bottom (spectators see
+// render(view, container, onAction, tools): both 2x3 fields, the viewer's at the bottom (spectators see
 // P1 at the bottom); for P2 the columns are mirrored (2,1,0) so each player sees the board from
 // their own side. Squares carry data-square="P1:F0"; squares, hand cards and buttons that stand
-// for a legal action carry data-action with the exact action string.
+// for a legal action carry data-action with the exact action string; a hand card that is not asks the
+// server why it cannot be played (tools.explain). Card faces show the server's words for the card.
 // Accepts the observation shape (effective attack/hp on units, deck_size, hand null when hidden)
 // and the full position shape (deck list, hands shown) used by finished replays.
 
-import { h, replace, other, seatLabel, words } from "../common.js";
+import { h, replace, other, seatLabel, words, cardEntry, cardText, cardInfoButton, shortName } from "../common.js";
 
-// The packaged sample set (spec A21): id -> [name, cost, attack, hp, dominance, abilities, lp].
-// Only used for tooltips/labels when the game runs on the packaged cards (config.cards null).
-const CARDS = {
-  L01: ["Marshal Odette Renn", 2, 2, null, 2, "aura(human, 0, 1)", 22],
-  L02: ["Warden-Seraph Calyx", 2, 1, null, 2, "wide_reach", 20],
-  L03: ["Duke Morvane of the Ashen Court", 3, 3, null, 1, "siege(1)", 20],
-  L04: ["Matriarch Greytusk", 2, 3, null, 2, "aura(beast, 1, 0)", 22],
-  L05: ["Foundry Mind KR-7", 2, 2, null, 2, "rear_support(1)", 21],
-  S01: ["Tin Scout", 0, 1, 1, 1, ""],
-  S02: ["Hearth Acolyte", 0, 0, 2, 1, "tap_heal(1)"],
-  S03: ["Ember Imp", 0, 1, 1, 0, "hand_cycle"],
-  S04: ["Burrow Pup", 0, 1, 1, 1, "kinship(beast, 1)"],
-  S05: ["Halo Mote", 0, 0, 1, 1, "rear_support(1)"],
-  S06: ["Militia Pikeman", 1, 2, 2, 1, "flank(1)"],
-  S07: ["Gate Warden", 1, 0, 4, 1, "cannot_attack; armor(1)"],
-  S08: ["Cinder Hound", 1, 2, 2, 1, "kinship(demon, 1)"],
-  S09: ["Cog Sentry", 1, 1, 3, 1, "armor(1)"],
-  S10: ["Lantern Cherub", 1, 1, 2, 1, "deploy_heal(2)"],
-  S11: ["Quartermaster", 1, 1, 2, 1, "deploy_draw(1)"],
-  S12: ["Spark Gremlin", 1, 1, 1, 0, "deploy_strike(1)"],
-  S13: ["Brimstone Cantor", 1, 0, 2, 2, ""],
-  S14: ["Shield Sister", 2, 2, 4, 1, "armor(1)"],
-  S15: ["Skyblade Novice", 2, 2, 3, 1, "evasive"],
-  S16: ["Longbow Ranger", 2, 2, 2, 1, "ranged"],
-  S17: ["Pack Wolf", 2, 2, 3, 1, "kinship(beast, 1); nimble"],
-  S18: ["Brass Surveyor", 2, 1, 3, 2, "wide_reach"],
-  S19: ["Pit Brute", 2, 3, 3, 0, "pierce"],
-  S20: ["Choir Herald", 2, 1, 3, 2, "rear_support(1)"],
-  S21: ["Drill Sergeant", 2, 2, 3, 1, "hand_rally(2)"],
-  S22: ["Grave Leech", 2, 2, 3, 1, "devour(1)"],
-  S23: ["Arbalest Drone", 2, 1, 2, 1, "tap_snipe(1)"],
-  S24: ["Elder Stag", 2, 1, 4, 2, ""],
-  S25: ["Iron Paladin", 3, 3, 5, 1, "armor(1)"],
-  S26: ["Storm Valkyrie", 3, 3, 4, 1, "flank(2)"],
-  S27: ["Hellgate Reaver", 3, 4, 4, 0, "siege(1)"],
-  S28: ["Thornback Boar", 3, 4, 4, 1, "pierce"],
-  S29: ["Gearwork Ballista", 3, 3, 3, 1, "ranged"],
-  S30: ["Sanctum Oracle", 3, 2, 4, 2, "deploy_draw(1)"],
-  S31: ["Bone Conductor", 3, 2, 4, 1, "aura(demon, 1, 0)"],
-  S32: ["Field Surgeon", 3, 2, 4, 1, "tap_heal(1); farewell_heal(2)"],
-  S33: ["Siege Golem", 4, 4, 6, 0, "siege(2)"],
-  S34: ["Dawn Archon", 4, 4, 5, 2, "aura(angel, 0, 1)"],
-  S35: ["Alpha Direbear", 4, 5, 5, 1, "aura(beast, 1, 0)"],
-  S36: ["Abyssal Duchess", 4, 4, 5, 1, "deploy_strike(2)"],
-  S37: ["Banner Knight", 4, 4, 5, 2, "kinship(human, 1)"],
-  S38: ["Clockwork Colossus", 5, 6, 7, 0, "armor(1)"],
-  S39: ["Ash Wyrm", 5, 6, 6, 1, "pierce; evasive"],
-  S40: ["Seraph Lancer", 5, 5, 6, 1, "evasive; siege(1)"],
-  S41: ["Last Forge Titan", 6, 7, 8, 0, "armor(2)"],
-};
+// Cards are described by the server in a player's words (view.cards: name, stats, abilities, keywords).
 
-function cardInfo(obs, id) {
-  const config = (obs && obs.config) || {};
-  if (config.cards !== null && config.cards !== undefined) return null;
-  const entry = CARDS[id];
-  if (!entry) return null;
-  const [name, cost, attack, hp, dominance, abilities, lp] = entry;
-  return { name, cost, attack, hp, dominance, abilities, lp, leader: String(id).startsWith("L") };
+/** A number from a card's stats line ("cost 1 · ATK 1 · HP 2 · ...": stat("ATK") -> 1), or null. */
+function stat(entry, label) {
+  const match = entry ? new RegExp(`\\b${label} (\\d+)`).exec(String(entry.stats)) : null;
+  return match ? Number(match[1]) : null;
 }
 
-function infoTitle(id, info) {
-  if (!info) return String(id);
-  const parts = [`${id} ${info.name}`, `cost ${info.cost}`, `attack ${info.attack}`];
-  if (info.hp !== null && info.hp !== undefined) parts.push(`HP ${info.hp}`);
-  if (info.lp) parts.push(`LP ${info.lp}`);
-  parts.push(`dominance ${info.dominance}`);
-  if (info.abilities) parts.push(info.abilities);
-  return parts.join(" · ");
+const isLeaderCard = (id, entry) => (entry ? String(entry.stats).startsWith("leader") : String(id).startsWith("L"));
+
+/** The stats a hand card is chosen by, short enough for its face. */
+function handStats(entry) {
+  return String(entry.stats).replace(/^leader · /, "").replace("dominance", "dom");
 }
 
 const WINDOW_NAMES = {
@@ -97,7 +43,19 @@ export function windowName(window) {
   return WINDOW_NAMES[window] || words(window);
 }
 
-export function actionLabel(action) {
+/** "S06 Militia Pikeman (P1:F0)": the unit on a square, by name, for an option that names the square. */
+function unitOn(view, square) {
+  const obs = (view && view.observation) || {};
+  const [seat, name] = square.includes(":") ? square.split(":") : [view && view.seat, square];
+  const unit = seat && obs.players && obs.players[seat] && obs.players[seat].field ? obs.players[seat].field[name] : null;
+  if (!unit || !unit.card) return square;
+  const entry = cardEntry(unit.card);
+  return `${entry ? entry.name : unit.card} (${square})`;
+}
+
+const cardName = (id) => (cardEntry(id) ? cardEntry(id).name : id);
+
+export function actionLabel(action, view) {
   const parts = String(action).split(" ");
   const [verb, a, b] = parts;
   switch (verb) {
@@ -106,23 +64,23 @@ export function actionLabel(action) {
     case "MULLIGAN":
       return "Mulligan";
     case "MOVE":
-      return `Move ${a}`;
+      return `Move ${unitOn(view, a)}`;
     case "TO":
       return `To ${a}`;
     case "END_MOVE":
       return "End move phase";
     case "DEPLOY":
-      return `Deploy ${a}`;
+      return `Deploy ${cardName(a)}`;
     case "ACTIVATE":
-      return `${a}: ${words(b)}`;
+      return `${unitOn(view, a)}: ${words(b)}`;
     case "HAND":
-      return `${a}: ${words(b)} (from hand)`;
+      return `${cardName(a)}: ${words(b)} (from hand)`;
     case "END_ACTION":
       return "End action phase";
     case "ATTACK":
-      return `Attack with ${a}`;
+      return `Attack with ${unitOn(view, a)}`;
     case "TARGET":
-      return `Target ${a}`;
+      return `Target ${unitOn(view, a)}`;
     case "END_ATTACK":
       return "End attack phase";
     case "BLOCK":
@@ -130,7 +88,7 @@ export function actionLabel(action) {
     case "NO_BLOCK":
       return "Don't block";
     case "DISCARD":
-      return `Discard ${a}`;
+      return `Discard ${cardName(a)}`;
     default:
       return String(action);
   }
@@ -171,55 +129,65 @@ function clickTargets(legal, me) {
   return { squares: pick(squares, SQUARE_VERBS), hand: pick(hand, HAND_VERBS) };
 }
 
-function clickable(attrs, action, onAction, label) {
-  if (!action || !onAction) return attrs;
+function clickable(attrs, action, ctx) {
+  if (!action || !ctx.onAction) return attrs;
   attrs.class += " clickable";
   attrs["data-action"] = action;
   attrs.role = "button";
   attrs.tabindex = "0";
-  attrs.title = `${attrs.title ? attrs.title + " — " : ""}${label || actionLabel(action)}`;
-  attrs.onclick = () => onAction(action);
+  attrs["aria-label"] = actionLabel(action, ctx.view);
+  attrs.onclick = () => ctx.onAction(action);
   attrs.onkeydown = (event) => {
     if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
-      onAction(action);
+      ctx.onAction(action);
     }
   };
   return attrs;
 }
 
-function unitNode(obs, unit) {
-  const info = cardInfo(obs, unit.card);
-  const leader = unit.hp === undefined ? (info ? info.leader : String(unit.card).startsWith("L")) : false;
-  const attack = Number.isFinite(unit.attack) ? unit.attack : info ? info.attack + (unit.attack_bonus || 0) : "?";
-  const hp = Number.isFinite(unit.hp) ? unit.hp : info && !leader ? info.hp : null;
+/** A hand card the player cannot play now: a click asks the server why (e.g. its cost is above the
+ * dominance of every free square, A11.3). */
+function explainable(attrs, action, ctx) {
+  if (!ctx.explain || !ctx.onAction) return attrs;
+  attrs.class += " inert";
+  attrs["data-explain"] = action;
+  attrs.onclick = () => ctx.explain(action);
+  return attrs;
+}
+
+function unitNode(unit) {
+  const entry = cardEntry(unit.card);
+  const leader = unit.hp === undefined && isLeaderCard(unit.card, entry);
+  const printed = stat(entry, "ATK");
+  const attack = Number.isFinite(unit.attack) ? unit.attack : printed !== null ? printed + (unit.attack_bonus || 0) : "?";
+  const hp = Number.isFinite(unit.hp) ? unit.hp : leader ? null : stat(entry, "HP");
   const damage = Number(unit.damage) || 0;
   const acted = unit.ready === false;
   const flags = [];
-  if (unit.attack_bonus) flags.push(`+${unit.attack_bonus} atk`);
-  if (unit.moves) flags.push(unit.moves > 1 ? `moved ×${unit.moves}` : "moved");
+  if (unit.attack_bonus) flags.push(`+${unit.attack_bonus} ATK`);
+  if (unit.moves) flags.push(unit.moves > 1 ? `moved x${unit.moves}` : "moved");
   if (unit.devoured) flags.push("devoured");
-  if (acted) flags.push("acted");
-  const stats = [h("span", { class: "atk", title: "effective attack" }, `⚔${attack}`)];
+  const up = printed !== null && Number.isFinite(attack) && attack !== printed;
+  const stats = [h("span", { class: `atk${up ? " changed" : ""}`, title: up ? `printed ATK ${printed}` : "attack" }, `ATK ${attack}`)];
   if (leader) {
-    if (info) stats.push(h("span", { class: "cost", title: "cost: LP loss when attacking the enemy leader" }, `◆${info.cost}`));
+    const cost = stat(entry, "cost");
+    if (cost !== null) stats.push(h("span", { class: "cost", title: "cost: the LP an attack of it takes" }, `cost ${cost}`));
   } else if (hp !== null && hp !== undefined) {
-    stats.push(
-      h(
-        "span",
-        { class: `hp${damage ? " damaged" : ""}`, title: `HP left ${hp - damage} of ${hp} (damage ${damage})` },
-        `♥${hp - damage}/${hp}`,
-      ),
-    );
+    stats.push(h("span", { class: `hp${damage ? " damaged" : ""}`, title: `HP left ${hp - damage} of ${hp}` }, `HP ${hp - damage}/${hp}`));
   }
+  const keywords = entry && Array.isArray(entry.keywords) ? entry.keywords : [];
   return h(
     "div",
     { class: `unit${leader ? " leader" : ""}${acted ? " acted" : ""}`, "data-card": unit.card },
     h(
       "div",
-      { class: "unit-card", title: infoTitle(unit.card, info) },
+      { class: "unit-card", "data-words": entry ? unit.card : null },
+      acted ? h("span", { class: "acted-mark", title: "has acted this turn (tapped)" }, "acted") : null,
+      entry ? cardInfoButton(unit.card) : null,
       h("div", { class: "uid" }, leader ? `★ ${unit.card}` : unit.card),
-      info ? h("div", { class: "uname" }, info.name) : null,
+      entry ? h("div", { class: "uname" }, shortName(unit.card, entry)) : null,
+      keywords.length ? h("div", { class: "ukw" }, cardText({ ...entry, abilities: [] }, { stats: null })) : null,
     ),
     h("div", { class: "unit-stats" }, stats),
     flags.length ? h("div", { class: "unit-flags" }, flags.join(" · ")) : null,
@@ -230,8 +198,11 @@ function squareNode(obs, seat, name, unit, ctx) {
   const key = `${seat}:${name}`;
   const attrs = { class: `square${unit ? " occupied" : " empty"}`, "data-square": key, title: key };
   if (ctx.highlights.has(key)) attrs.class += ` ${ctx.highlights.get(key)}`;
-  clickable(attrs, ctx.clicks.squares.get(key), ctx.onAction);
-  return h("div", attrs, h("span", { class: "sq-name" }, name), unit ? unitNode(obs, unit) : null);
+  clickable(attrs, ctx.clicks.squares.get(key), ctx);
+  // an empty square shows the dominance its neighbours supply: the highest cost deployable there (A11.2)
+  const supply = obs.players && obs.players[seat] && obs.players[seat].supply ? obs.players[seat].supply[name] : undefined;
+  const supplied = !unit && Number.isInteger(supply) ? h("span", { class: "supply" }, h("span", { class: "kw", "data-term": "dominance" }, "dominance"), ` ${supply}`) : null;
+  return h("div", attrs, h("span", { class: "sq-name" }, name), unit ? unitNode(unit) : supplied);
 }
 
 function gridRows(obs, seat, isMe, ctx) {
@@ -240,23 +211,25 @@ function gridRows(obs, seat, isMe, ctx) {
   return rows.map((row) =>
     h(
       "div",
-      { class: `grid-row row-${row}`, "data-row": `${seat}:${row}` },
+      { class: `grid-row row-${row}`, "data-row": `${seat}:${row}`, "data-zone": !isMe && row === "F" ? "opponent-front" : null },
       h("div", { class: "row-label" }, `${seat} ${row === "F" ? "front" : "back"}`),
       ctx.columns.map((c) => squareNode(obs, seat, `${row}${c}`, field[`${row}${c}`] || null, ctx)),
     ),
   );
 }
 
-function handCard(obs, id, action, onAction, pending) {
-  const info = cardInfo(obs, id);
-  const attrs = { class: `acard${pending ? " pending" : ""}`, "data-card": id, title: infoTitle(id, info) };
-  clickable(attrs, action, onAction);
+function handCard(id, ctx, action, pending) {
+  const entry = cardEntry(id);
+  const attrs = { class: `acard${pending ? " pending" : ""}`, "data-card": id, "data-words": entry ? id : null };
+  if (action) clickable(attrs, action, ctx);
+  else explainable(attrs, `DEPLOY ${id}`, ctx);
   return h(
     "div",
     attrs,
+    entry ? cardInfoButton(id) : null,
     h("div", { class: "uid" }, id),
-    info ? h("div", { class: "uname" }, info.name) : null,
-    info ? h("div", { class: "unit-stats" }, `◆${info.cost} ⚔${info.attack} ♥${info.hp}`) : null,
+    entry ? h("div", { class: "uname" }, shortName(id, entry)) : null,
+    entry ? h("div", { class: "face-text" }, cardText(entry, { stats: handStats(entry) })) : null,
   );
 }
 
@@ -288,16 +261,16 @@ function handZone(obs, seat, isMe, ctx) {
   const p = (obs.players && obs.players[seat]) || {};
   const handSize = Number.isInteger(p.hand_size) ? p.hand_size : Array.isArray(p.hand) ? p.hand.length : 0;
   const row = h("div", { class: "cards hand" });
+  const mine = isMe && !ctx.spectator;
   if (Array.isArray(p.hand) && !(ctx.spectator && p.hand.length === 0 && handSize > 0)) {
     const pendingCard = isMe && obs.pending && obs.pending.card;
-    for (const id of p.hand) {
-      row.appendChild(handCard(obs, id, isMe ? ctx.clicks.hand.get(id) : null, ctx.onAction, pendingCard === id));
-    }
+    for (const id of p.hand) row.appendChild(handCard(id, mine ? ctx : { view: ctx.view }, mine ? ctx.clicks.hand.get(id) : null, pendingCard === id));
   } else {
     for (let i = 0; i < handSize; i++) row.appendChild(h("div", { class: "acard back", title: "hidden card" }));
   }
   if (!handSize) row.appendChild(h("span", { class: "empty" }, "no cards"));
-  return h("div", { class: "zone" }, h("div", { class: "zone-label" }, isMe && !ctx.spectator ? "Your hand" : `${seat} hand`), row);
+  const label = h("div", { class: "zone-label" }, mine ? "Your hand" : `${seat} hand`);
+  return h("div", { class: `zone hand-zone${mine ? " mine" : ""}`, "data-zone": mine ? "hand" : "opponent-hand" }, label, row);
 }
 
 function pendingBox(obs) {
@@ -317,7 +290,7 @@ function pendingBox(obs) {
   return h("div", { class: "pending-box", id: "pending" }, items.map((text) => h("div", null, text)));
 }
 
-export function render(view, container, onAction) {
+export function render(view, container, onAction, tools = {}) {
   const obs = (view && view.observation) || {};
   const spectator = !view.seat && !obs.player;
   const me = view.seat || obs.player || (view.perspective === "P2" ? "P2" : "P1");
@@ -337,7 +310,9 @@ export function render(view, container, onAction) {
     columns: me === "P2" ? [2, 1, 0] : [0, 1, 2],
     clicks: legal.length ? clickTargets(legal, me) : { squares: new Map(), hand: new Map() },
     onAction: legal.length ? onAction : null,
+    explain: legal.length ? tools.explain : null,
     highlights,
+    view,
   };
   const columnHeader = h(
     "div",

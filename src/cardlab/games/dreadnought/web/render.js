@@ -1,109 +1,32 @@
 // Dreadnought board renderer.
-// render(view, container, onAction): each seat's two battle areas (caster with its HP count and up
+// render(view, container, onAction, tools): each seat's two battle areas (caster with its HP count and up
 // to two units) and idol area, its speed area, bursts, engraves, discard and hand; the viewer's
 // side at the bottom (spectators see P1 at the bottom). Field places carry data-slot="P1:BA1.U1";
 // places, areas and cards that stand for exactly one legal action carry data-action with the exact
 // action string. A card or place with several actions (cast it, or a dummy into BA1 or BA2) is a
-// "chooser": a click selects it, the battle areas it can go to become its destinations, and a bar
-// lists its other actions. The action buttons beside the board (game.js) offer every legal action anyway.
+// "chooser": a click selects it, the battle areas it can be cast into are highlighted (a click there
+// casts it into that area), and a bar lists all its actions, a dummy among them. A hand card the
+// player cannot use asks the server why (tools.explain). The option list beside the board (game.js)
+// offers every legal action anyway, grouped by card (groupActions).
 // Reads the observation shape of position.dump_observation: hidden zones are counts there.
 
-import { h, replace, other, seatLabel, words } from "../common.js";
-
-// The packaged sample set (spec D23): id -> [name, type, cluster, speed, cost, stats, text].
-// Used for names and tooltips; cards from extra card files show their bare ids.
-const CARDS = {
-  X01: ["Ignis Varga", "caster", "red", "", null, "HP 3", "CAST (field, log 1, check self): enchant(kind=boost, target=own_unit, count=1)"],
-  X02: ["Sable Kurenai", "caster", "red", "", null, "HP 3", "REACTION [own_attack] (field, check self): attack_mod(amount=20)"],
-  X03: ["Oren Quill", "caster", "yellow", "", null, "HP 3", "SPEED (field, check self): speed_shift(steps=1)"],
-  X04: ["Mira Tidewell", "caster", "blue", "", null, "HP 3", "REACTION (field, log 1, check self): shield(target=own_unit, amount=30)"],
-  X05: ["Vesper Morrow", "caster", "black", "", null, "HP 3", "ACTION (field, log 2, check self): enchant(kind=weaken, target=enemy_unit, count=1)"],
-  X06: ["Fen Larkspur", "caster", "green", "", null, "HP 4", ""],
-  X07: ["Tala Greenward", "caster", "green", "", null, "HP 3", "CAST (field, log 1, check self): engrave(n=1)"],
-  R01: ["Ashfang Cub", "unit", "red", "A", 0, "S BP 70", "sub FAST/REACTION (free): bp_mod(target=own_unit[name=Ashfang Cub], amount=30)"],
-  R02: ["Blaze Warden", "unit", "red", "B", 0, "M BP 100", ""],
-  R03: ["Crimson Brute", "unit", "red", "C", 2, "L BP 190", ""],
-  R04: ["Ember Lancer", "unit", "red", "B", 1, "S BP 80", "on_attack (battle): attack_mod(amount=10)"],
-  R05: ["Flame Burst", "code", "red", "B", 1, "", "ACTION: damage(target=enemy_unit, amount=80)"],
-  R06: ["Searing Arrow", "code", "red", "A", 2, "", "ACTION/REACTION: damage(target=enemy_unit, amount=60)"],
-  R07: ["War Cry", "code", "red", "A+", 1, "", "REACTION [own_attack]: attack_mod(amount=40)"],
-  R08: ["Kindle Spirit", "code", "red", "A", 1, "", "CAST/FAST: enchant(kind=boost, target=own_unit, count=2)"],
-  R09: ["Hearth of Cinders", "idol", "red", "B", 1, "S BP 60 upkeep 1", "static (idol): static_bp(target=all_own_units[zone=battle], amount=10) | ACTION (battle, check self): damage(target=enemy_unit, amount=30)"],
-  R10: ["Twin-Flame Brute", "unit", "red", "B", 1, "M BP 130", ""],
-  R11: ["Magma Gauntlet", "arms", "red", "B", 1, "", "grants ACTION (field, check self): damage(target=enemy_unit, amount=40)"],
-  Y01: ["Spark Sprite", "unit", "yellow", "A+", 0, "S BP 70", "sub FAST/REACTION (free): bp_mod(target=own_unit, amount=10)"],
-  Y02: ["Thunder Stag", "unit", "yellow", "A", 0, "M BP 100", ""],
-  Y03: ["Storm Roc", "unit", "yellow", "B", 0, "L BP 170", "on_cast (battle): draw(n=1)"],
-  Y04: ["Quickstep Courier", "unit", "yellow", "A+++", 0, "S BP 60", "on_speed_reveal (speed): burst(n=1)"],
-  Y05: ["Lightning Relay", "code", "yellow", "A", 1, "", "ACTION: normalize(target=own_unit) | sub PAYMENT (free): cost_reduce(n=1)"],
-  Y06: ["Overclock", "code", "yellow", "A+", 0, "", "SPEED: speed_shift(steps=2)"],
-  Y07: ["Static Snare", "code", "yellow", "A", 1, "", "ACTION/REACTION: check(target=enemy_unit)"],
-  Y08: ["Bolt Shrine", "idol", "yellow", "A", 0, "S BP 50 upkeep 1", "SPEED (idol, check self): speed_shift(steps=1) | static (battle): static_bp(target=self, amount=30)"],
-  Y09: ["Galvanic Spear", "arms", "yellow", "B", 1, "", "grants REACTION [own_attack] (field, check self): attack_mod(amount=30)"],
-  B01: ["Tide Nymph", "unit", "blue", "A", 0, "S BP 70", "sub FAST/REACTION (free): bp_mod(target=own_unit[name=Tide Nymph], amount=30)"],
-  B02: ["Bulwark Tortoise", "unit", "blue", "C", 1, "M BP 110", "static (battle): static_shield(target=self, amount=20)"],
-  B03: ["Abyssal Warden", "unit", "blue", "C", 3, "L BP 200", ""],
-  B04: ["Aegis Sigil", "code", "blue", "B", 1, "", "REACTION: attach(target=own_unit, statics=[static_shield(target=host, amount=40)])"],
-  B05: ["Riptide", "code", "blue", "B", 2, "", "ACTION: bounce(target=enemy_unit[bp<=120])"],
-  B06: ["Mist Veil", "code", "blue", "A++", 0, "", "REACTION: enchant(kind=boost, target=own_unit, count=1)"],
-  B07: ["Tidal Recall", "code", "blue", "A", 1, "", "CAST/ACTION: draw(n=2) | sub PAYMENT (free): cost_reduce(n=1)"],
-  B08: ["Moonwell Shrine", "idol", "blue", "B", 1, "S BP 60 upkeep 1", "REACTION (idol, check self): shield(target=own_unit, amount=20)"],
-  B09: ["Coral Buckler", "arms", "blue", "A", 0, "", "grants REACTION (field, check self): shield(target=own_unit, amount=30)"],
-  B10: ["Undertow", "code", "blue", "B", 1, "", "ACTION: move(target=enemy_unit[zone=battle])"],
-  G01: ["Moss Sprite", "unit", "green", "A", 0, "S BP 70", ""],
-  G02: ["Grove Stag", "unit", "green", "B", 0, "M BP 90", "end_of_turn (battle): burst(n=1)"],
-  G03: ["Ancient Oakwarden", "unit", "green", "C", 0, "L BP 170", "on_cast (battle): draw(n=1)"],
-  G04: ["Seedling Swarm", "unit", "green", "A+", 0, "S BP 60", ""],
-  G05: ["Verdant Rite", "code", "green", "B", 1, "", "CAST: engrave(n=2)"],
-  G06: ["Wild Growth", "code", "green", "A", 0, "", "extra cost: engrave 1 | CAST/FAST/REACTION: enchant(kind=boost, target=own_unit, count=2)"],
-  G07: ["Thorn Lash", "code", "green", "B", 1, "", "extra cost: engrave 1 | ACTION/REACTION: damage(target=enemy_unit, amount=70)"],
-  G08: ["Rootheart Shrine", "idol", "green", "C", 1, "M BP 90 upkeep 2", "CAST (idol, check self): engrave(n=1) | static (battle): static_bp(target=self, amount=20)"],
-  G09: ["Lifebloom", "code", "green", "C", 3, "", "CAST: hp_gain(target=own_caster, n=1)"],
-  G10: ["Bark Mantle", "arms", "green", "B", 1, "", "grants REACTION (field, check self, engrave 1): enchant(kind=boost, target=own_unit, count=2)"],
-  K01: ["Grave Rat", "unit", "black", "A", 0, "S BP 70", "on_block (battle): enchant(kind=weaken, target=attacker, count=1)"],
-  K02: ["Hollow Knight", "unit", "black", "B", 0, "M BP 100", "on_break (battle): enchant(kind=weaken, target=enemy_unit, count=1)"],
-  K03: ["Abyss Maw", "unit", "black", "C", 2, "L BP 190", "start_of_action_phase (battle): enchant(kind=weaken, target=enemy_unit, count=1)"],
-  K04: ["Withering Curse", "code", "black", "A", 1, "", "ACTION/REACTION: enchant(kind=weaken, target=enemy_unit, count=2)"],
-  K05: ["Soul Reap", "code", "black", "C", 3, "", "ACTION: break(target=enemy_unit[bp<=100])"],
-  K06: ["Dread Omen", "code", "black", "C", 4, "", "extra cost: engrave 1 | ACTION: hp_break(target=enemy_caster, n=1)"],
-  K07: ["Bone Altar", "idol", "black", "B", 0, "S BP 40 upkeep 1", "ACTION (idol, check self, discard 1): enchant(kind=weaken, target=enemy_unit, count=1)"],
-  K08: ["Night Scythe", "arms", "black", "B", 2, "", "grants ACTION (field, check self): enchant(kind=weaken, target=enemy_unit, count=1)"],
-  N01: ["Wandering Golem", "unit", "", "B", 0, "M BP 90", ""],
-  N02: ["Mercenary Blade", "unit", "", "A", 0, "S BP 60", ""],
-  N03: ["Focus Draw", "code", "", "A", 0, "", "extra cost: discard 1 | CAST/ACTION: draw(n=2)"],
-  N04: ["Rallying Horn", "code", "", "B", 2, "", "REACTION [own_attack]: attack_mod(amount=50)"],
-  N05: ["Stormfire Drake", "unit", "red/yellow", "B", 1, "M BP 130", ""],
-  N06: ["Tideglade Stag", "unit", "blue/green", "B", 1, "M BP 120", "static (battle): static_shield(target=self, amount=10)"],
-  N07: ["Mirror Ward", "code", "", "A", 1, "", "REACTION [enemy_attack]: shield(target=blocker, amount=50)"],
-  N08: ["Rotbloom Horror", "unit", "black/green", "C", 1, "L BP 180", "on_cast (battle): enchant(kind=weaken, target=enemy_unit, count=1)"],
-};
+import { h, replace, other, seatLabel, words, cardEntry, cardText, cardInfoButton, shortName } from "../common.js";
 
 const GRADES = ["C", "B", "A", "A+", "A++", "A+++"];
 
-// Card files in the config add cards to this set (ids stay unique), so packaged ids keep their meaning.
-function info(obs, id) {
-  if (id === null || id === undefined) return null;
-  const entry = Object.prototype.hasOwnProperty.call(CARDS, id) ? CARDS[id] : null;
-  if (!entry) return null;
-  const [name, type, cluster, speed, cost, stats, text] = entry;
-  return { name, type, cluster, speed, cost, stats, text };
-}
+// Cards are described by the server in a player's words (view.cards: name, stats, abilities, keywords);
+// a stats line starts with the card's type ("unit · speed A · cost 0 · size S · BP 70 · red").
+const cardType = (id) => (cardEntry(id) ? String(cardEntry(id).stats).split(" · ")[0] : "");
+const cardName = (id) => (cardEntry(id) ? cardEntry(id).name : String(id ?? "hidden"));
 
-function cardTitle(obs, id) {
-  const i = info(obs, id);
-  if (!i) return String(id ?? "hidden");
-  const parts = [`${id} ${i.name}`, i.type];
-  if (i.cluster) parts.push(i.cluster);
-  if (i.speed) parts.push(`speed ${i.speed}`);
-  if (i.cost !== null && i.cost !== undefined) parts.push(`cost ${i.cost}`);
-  if (i.stats) parts.push(i.stats);
-  if (i.text) parts.push(i.text);
-  return parts.join(" · ");
-}
-
-function cardName(obs, id) {
-  const i = info(obs, id);
-  return i ? `${id} ${i.name}` : String(id);
+/** The stats a card is chosen by, short enough for a small face (its type, speed, cost, size, BP). */
+function faceStats(entry) {
+  return String(entry.stats)
+    .split(" · ")
+    .filter((part) => !/^(red|yellow|blue|green|black|colorless)(\/|$)/.test(part))
+    .join(" · ")
+    .replace("speed ", "")
+    .replace("size ", "");
 }
 
 const WINDOW_NAMES = {
@@ -145,15 +68,38 @@ function slotWords(slot) {
   return `${seatPart ? `${seatPart} ` : ""}${area} ${SLOT_WORDS[place] || place || ""}`.trim();
 }
 
+/** The card standing on a field place ("P2:BA1.U1", or "BA1.C" of the viewer), or null. */
+function cardAt(view, slot) {
+  const obs = (view && view.observation) || {};
+  const text = String(slot);
+  const [seat, rest] = text.includes(":") ? text.split(":") : [view && view.seat, text];
+  const p = seat && obs.players ? obs.players[seat] : null;
+  if (!p || !rest) return null;
+  if (rest === "IDOL") return p.idol || null;
+  const [area, place] = rest.split(".");
+  const block = p[area];
+  if (!block) return null;
+  if (place === "C") return block.caster || null;
+  const units = Array.isArray(block.units) ? block.units : [];
+  return units[Number(String(place).slice(1)) - 1] || null;
+}
+
+/** "R02 <its name> (P2 BA1 unit 1)": a place named by what stands on it. */
+function placeWords(view, slot) {
+  const standing = cardAt(view, slot);
+  if (!standing) return slotWords(slot);
+  const name = standing.dummy ? "a dummy" : standing.card ? cardName(standing.card) : "a card";
+  return `${name} (${slotWords(slot)})`;
+}
+
 function cardWords(token) {
   const text = String(token);
   const fromSpeed = text.endsWith("@S");
   const id = fromSpeed ? text.slice(0, -2) : text;
-  const entry = Object.prototype.hasOwnProperty.call(CARDS, id) ? CARDS[id] : null;
-  return `${entry ? `${id} ${entry[0]}` : id}${fromSpeed ? " (speed area)" : ""}`;
+  return `${cardName(id)}${fromSpeed ? " (speed area)" : ""}`;
 }
 
-export function actionLabel(action) {
+export function actionLabel(action, view) {
   const [verb, a, b] = String(action).split(" ");
   switch (verb) {
     case "DONE":
@@ -178,17 +124,17 @@ export function actionLabel(action) {
     case "HPDRAW":
       return `Take an HP card of ${a}`;
     case "TARGET":
-      return `Target ${slotWords(a)}`;
+      return `Target ${placeWords(view, a)}`;
     case "ATTACKER":
-      return `Attacker: ${slotWords(a)}`;
+      return `Attacker: ${placeWords(view, a)}`;
     case "BLOCK":
-      return `Block with ${slotWords(a)}`;
+      return `Block with ${placeWords(view, a)}`;
     case "MOVE":
-      return `Move ${slotWords(a)}`;
+      return `Move ${placeWords(view, a)}`;
     case "REMOVE":
-      return `Remove ${slotWords(a)}`;
+      return `Remove ${placeWords(view, a)}`;
     case "USE":
-      return a.endsWith("@S") ? `Use ${cardWords(a)}, ability ${Number(b) + 1}` : `Use ${slotWords(a)}, ability ${Number(b) + 1}`;
+      return a.endsWith("@S") ? `Use ${cardWords(a)}, ability ${Number(b) + 1}` : `Use ${placeWords(view, a)}, ability ${Number(b) + 1}`;
     case "SCRAP":
       return `Discard engrave ${Number(a) + 1}`;
     case "FIRST":
@@ -204,7 +150,7 @@ export function actionLabel(action) {
     case "CAST":
       return `Cast ${cardWords(a)}`;
     case "DUMMY":
-      return b ? `Dummy: ${cardWords(a)} into ${b}` : `Dummy: ${cardWords(a)}`;
+      return b ? `Dummy (face down) into ${b}: ${cardWords(a)}` : `Dummy (face down): ${cardWords(a)}`;
     case "PLAY":
       return `Play ${cardWords(a)}`;
     case "SUB":
@@ -242,25 +188,69 @@ function actionsByKey(legal, me) {
   return byKey;
 }
 
-/** Where on the board the second step of a selected card's action is clicked: a dummy's battle area. */
-function destinationKey(action, me) {
-  const [verb, , b] = String(action).split(" ");
-  return verb === "DUMMY" && b ? `area:${me}:${b}` : null;
+/** The order of what a card can do, in the option list and the selection bar: the normal play first. */
+const VERB_ORDER = ["CAST", "PLAY", "USE", "SUB", "GEAR", "PLACE", "MULL", "MATERIAL", "DISCARD", "DUMMY"];
+const verbRank = (action) => {
+  const at = VERB_ORDER.indexOf(String(action).split(" ")[0]);
+  return at < 0 ? VERB_ORDER.length : at;
+};
+const byVerb = (x, y) => verbRank(x) - verbRank(y) || String(x).localeCompare(String(y));
+
+/** The legal actions grouped by the card (or place) they use, then by what to do with it, in a stable
+ * order: hand cards in hand order, then the speed area, places on the field, and the turn's other choices. */
+export function groupActions(legal, view) {
+  const me = (view && view.seat) || "P1";
+  const obs = (view && view.observation) || {};
+  const hand = obs.players && obs.players[me] && Array.isArray(obs.players[me].hand) ? obs.players[me].hand : [];
+  const groups = new Map();
+  for (const [key, actions] of actionsByKey(legal, me)) {
+    const [kind, ...rest] = key.split(":");
+    const what = rest.join(":");
+    let title = null;
+    let rank = [3, 0, key];
+    if (kind === "card") {
+      const at = hand.indexOf(what);
+      title = cardWords(what);
+      rank = at >= 0 ? [0, at, what] : [1, 0, what];
+    } else if (kind === "slot") {
+      title = placeWords(view, what);
+      rank = [2, 0, what];
+    }
+    groups.set(key, { key, title, rank, actions: [...actions].sort(byVerb) });
+  }
+  const loose = legal.filter((action) => ![...groups.values()].some((group) => group.actions.includes(action)));
+  if (loose.length) groups.set("turn", { key: "turn", title: "This step", rank: [4, 0, ""], actions: loose });
+  const order = (x, y) => x.rank[0] - y.rank[0] || x.rank[1] - y.rank[1] || String(x.rank[2]).localeCompare(String(y.rank[2]));
+  return [...groups.values()].sort(order);
+}
+
+/** The areas a selected card may be cast into by a click on them (its CAST then asks where: D7.3). */
+function castAreas(obs, id, me) {
+  const type = cardType(id);
+  if (type !== "unit" && type !== "idol") return [];
+  const p = (obs.players && obs.players[me]) || {};
+  const free = (area) => (Array.isArray(p[area] && p[area].units) ? p[area].units.filter(Boolean).length : 0) < 2;
+  const areas = ["BA1", "BA2"].filter(free);
+  if (type === "idol" && !p.idol) areas.push("IDOL");
+  return areas;
 }
 
 // The card or board object picked first when it has several actions (#16): the board then offers
-// its destinations, and a bar lists the rest. Kept across redraws of the same view version only.
+// the areas to cast it into, and a bar lists its other actions (a dummy among them). Kept across
+// redraws of the same view version only.
 let selection = null;
 let lastRender = null;
+// The area clicked to cast a card into: once the CAST is accepted and the game asks where, it goes there.
+let castInto = null;
 
 function select(key) {
   selection = selection && selection.key === key ? null : { key, version: lastRender && lastRender.view.version };
-  if (lastRender) render(lastRender.view, lastRender.container, lastRender.onAction);
+  if (lastRender) render(lastRender.view, lastRender.container, lastRender.onAction, lastRender.tools);
 }
 
-/** Per key the action a click sends (keys with exactly one action, and a selection's destinations),
+/** Per key the action a click sends (keys with exactly one action, and a selection's cast areas),
  * and the keys with several actions, which a click selects. */
-function clickTargets(byKey, me) {
+function clickTargets(byKey, obs, me) {
   const clicks = new Map();
   const choosers = new Set();
   for (const [key, actions] of byKey) {
@@ -268,46 +258,54 @@ function clickTargets(byKey, me) {
     else choosers.add(key);
   }
   const chosen = selection ? byKey.get(selection.key) || [] : [];
-  for (const action of chosen) {
-    const key = destinationKey(action, me);
-    if (key) clicks.set(key, action);
-  }
-  return { clicks, choosers };
+  const cast = chosen.find((action) => action.startsWith("CAST "));
+  const destinations = new Map();
+  if (cast) for (const area of castAreas(obs, cast.split(" ")[1], me)) destinations.set(`area:${me}:${area}`, { cast, area });
+  return { clicks, choosers, destinations };
 }
 
 function selectionBar(obs, ctx) {
   if (!selection || !ctx.onAction) return null;
-  const actions = ctx.byKey.get(selection.key) || [];
+  const actions = [...(ctx.byKey.get(selection.key) || [])].sort(byVerb);
   const [kind, ...rest] = selection.key.split(":");
-  const what = kind === "card" ? cardWords(rest.join(":")) : slotWords(rest.join(":"));
-  const direct = actions.filter((action) => !destinationKey(action, ctx.me));
-  const placed = actions.filter((action) => destinationKey(action, ctx.me));
+  const what = kind === "card" ? cardWords(rest.join(":")) : placeWords(ctx.view, rest.join(":"));
+  const words = kind === "card" ? rest.join(":").replace(/@S$/, "") : null;
   return h(
     "div",
     { class: "choice-bar", "data-selected": selection.key },
-    h("b", { title: kind === "card" ? cardTitle(obs, rest.join(":").replace(/@S$/, "")) : "" }, `${what}: `),
-    direct.map((action) =>
-      h("button", { type: "button", class: "choice", "data-action": action, onclick: () => ctx.onAction(action) }, actionLabel(action)),
+    h("b", { "data-words": words && cardEntry(words) ? words : null }, `${what}: `),
+    actions.map((action) =>
+      h(
+        "button",
+        { type: "button", class: `choice${action.startsWith("CAST ") ? " primary" : ""}`, "data-action": action, onclick: () => ctx.onAction(action) },
+        actionLabel(action, ctx.view),
+      ),
     ),
-    placed.length ? h("span", { class: "muted" }, `${direct.length ? "or " : ""}click a highlighted battle area (${[...new Set(placed.map((a) => a.split(" ")[0].toLowerCase()))].join(", ")})`) : null,
+    ctx.destinations.size ? h("span", { class: "muted" }, "or click a highlighted battle area to cast it there") : null,
     h("button", { type: "button", class: "choice cancel", onclick: () => select(selection.key) }, "Cancel"),
   );
 }
 
 function choosable(attrs, key, ctx) {
   if (!key || !ctx.onAction) return attrs;
-  const action = ctx.clicks.get(key);
-  if (action) {
-    if (selection && !(ctx.byKey.get(key) || []).includes(action)) attrs.class += " destination";
-    return clickable(attrs, action, ctx.onAction);
+  const destination = ctx.destinations.get(key);
+  if (destination) {
+    attrs.class += " clickable destination";
+    attrs["data-action"] = destination.cast;
+    attrs["data-cast-into"] = destination.area;
+    return clickable(attrs, destination.cast, ctx, () => {
+      castInto = { area: destination.area, version: ctx.view.version };
+    });
   }
+  const action = ctx.clicks.get(key);
+  if (action) return clickable(attrs, action, ctx);
   if (!ctx.choosers.has(key)) return attrs;
   const choices = ctx.byKey.get(key);
   attrs.class += ` clickable chooser${selection && selection.key === key ? " selected" : ""}`;
   attrs["data-choices"] = String(choices.length);
   attrs.role = "button";
   attrs.tabindex = "0";
-  attrs.title = `${attrs.title ? `${attrs.title} — ` : ""}${choices.length} choices: ${choices.map(actionLabel).join("; ")}`;
+  attrs["aria-label"] = `${choices.length} choices: ${choices.map((c) => actionLabel(c, ctx.view)).join("; ")}`;
   attrs.onclick = (event) => {
     event.stopPropagation();
     select(key);
@@ -323,23 +321,36 @@ function choosable(attrs, key, ctx) {
   return attrs;
 }
 
-function clickable(attrs, action, onAction) {
-  if (!action || !onAction) return attrs;
+function clickable(attrs, action, ctx, before = null) {
+  if (!action || !ctx.onAction) return attrs;
+  const act = () => {
+    if (before) before();
+    ctx.onAction(action);
+  };
   attrs.class += " clickable";
   attrs["data-action"] = action;
   attrs.role = "button";
   attrs.tabindex = "0";
-  attrs.title = `${attrs.title ? `${attrs.title} — ` : ""}${actionLabel(action)}`;
+  attrs["aria-label"] = actionLabel(action, ctx.view);
   attrs.onclick = (event) => {
     event.stopPropagation();
-    onAction(action);
+    act();
   };
   attrs.onkeydown = (event) => {
     if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
-      onAction(action);
+      act();
     }
   };
+  return attrs;
+}
+
+/** A hand card the player cannot use now: a click asks the server why (its cost, its timing...). */
+function explainable(attrs, id, ctx) {
+  if (!ctx.explain || !ctx.onAction) return attrs;
+  attrs.class += " inert";
+  attrs["data-explain"] = `${cardType(id) === "code" ? "PLAY" : "CAST"} ${id}`;
+  attrs.onclick = () => ctx.explain(attrs["data-explain"]);
   return attrs;
 }
 
@@ -348,16 +359,18 @@ function count(value) {
   return Number.isInteger(value) ? value : 0;
 }
 
-function smallCard(obs, id, ctx, key, extraClass = "") {
-  const attrs = { class: `dcard${extraClass}`, "data-card": id, title: cardTitle(obs, id) };
+function smallCard(obs, id, ctx, key, extraClass = "", explain = false) {
+  const entry = cardEntry(id);
+  const attrs = { class: `dcard${extraClass}`, "data-card": id, "data-words": entry ? id : null };
   choosable(attrs, key, ctx);
-  const i = info(obs, id);
+  if (explain && !attrs["data-action"] && !attrs["data-choices"]) explainable(attrs, id, ctx);
   return h(
     "div",
     attrs,
+    entry ? cardInfoButton(id) : null,
     h("div", { class: "uid" }, id),
-    i ? h("div", { class: "uname" }, i.name) : null,
-    i && i.speed ? h("div", { class: "dstats" }, `${i.speed} · ◆${i.cost ?? 0}`) : null,
+    entry ? h("div", { class: "uname" }, shortName(id, entry)) : null,
+    entry ? h("div", { class: "face-text" }, cardText(entry, { stats: faceStats(entry) })) : null,
   );
 }
 
@@ -379,24 +392,25 @@ function unitNode(obs, seat, slot, unit, ctx) {
   const enchants = Array.isArray(unit.enchants) ? unit.enchants : [];
   const boosts = enchants.filter((e) => e && e.kind === "boost").length;
   const weakens = enchants.length - boosts;
-  if (boosts) flags.push(h("span", { class: "boost", title: "boost enchants: +20 BP each" }, `+${boosts}▲`));
-  if (weakens) flags.push(h("span", { class: "weaken", title: "weaken enchants: -20 BP each" }, `-${weakens}▼`));
+  if (boosts) flags.push(h("span", { class: "boost kw", "data-term": "boost" }, `+${boosts} boost`));
+  if (weakens) flags.push(h("span", { class: "weaken kw", "data-term": "weaken" }, `-${weakens} weaken`));
   const shields = unit.shields ?? unit.shield;
-  if (shields) flags.push(h("span", { class: "shield", title: "damage reduction this turn" }, `🛡${shields}`));
+  if (shields) flags.push(h("span", { class: "shield kw", "data-term": "shield" }, `shield ${shields}`));
   if (unit.bp_mod) flags.push(h("span", { title: "BP change until end of turn" }, `${unit.bp_mod > 0 ? "+" : ""}${unit.bp_mod} BP`));
-  if (Array.isArray(unit.attached) && unit.attached.length) flags.push(h("span", { title: unit.attached.map((c) => cardTitle(obs, c)).join("\n") }, `+${unit.attached.join(",")}`));
+  if (Array.isArray(unit.attached) && unit.attached.length) {
+    flags.push(...unit.attached.map((c) => h("span", { "data-words": cardEntry(c) ? c : null }, `+${cardName(c)}`)));
+  }
   if (unit.moved) flags.push(h("span", { class: "muted" }, "moved"));
-  const name = dummy ? (unit.card ? `dummy (${unit.card})` : "dummy") : unit.card;
-  const i = dummy ? null : info(obs, unit.card);
-  const title = dummy ? `dummy: a closed card, size S, BP 50${unit.card ? ` (${cardName(obs, unit.card)})` : ""}` : cardTitle(obs, unit.card);
+  const entry = dummy ? null : cardEntry(unit.card);
   return h(
     "div",
     { ...attrs, class: `${attrs.class} unit-slot${unit.checked ? " checked" : ""}${dummy ? " dummy" : ""}` },
     h(
       "div",
-      { class: "dunit", title },
-      h("div", { class: "uid" }, name),
-      i ? h("div", { class: "uname" }, i.name) : null,
+      { class: "dunit", "data-words": entry ? unit.card : null },
+      unit.checked ? h("span", { class: "state-mark kw", "data-term": "check" }, "checked") : null,
+      dummy ? h("div", { class: "uid kw", "data-term": "dummy" }, unit.card ? `dummy (${unit.card})` : "dummy") : h("div", { class: "uid" }, unit.card),
+      entry ? h("div", { class: "uname" }, shortName(unit.card, entry)) : null,
       h("div", { class: "bp", title: "current BP" }, `BP ${unit.bp ?? "?"}`),
     ),
     flags.length ? h("div", { class: "uflags" }, flags) : null,
@@ -411,7 +425,7 @@ function casterNode(obs, seat, area, block, ctx) {
   choosable(attrs, `slot:${seat}:${slot}`, ctx);
   if (!caster) return h("div", { ...attrs, class: `${attrs.class} vacant` }, "no caster yet");
   const hp = count(block.hp);
-  const i = info(obs, caster.card);
+  const entry = cardEntry(caster.card);
   const pips = [];
   for (let k = 0; k < Math.min(hp, 10); k++) pips.push(h("span", { class: "hp-pip" }));
   return h(
@@ -419,13 +433,18 @@ function casterNode(obs, seat, area, block, ctx) {
     { ...attrs, class: `${attrs.class}${caster.checked ? " checked" : ""}${hp === 0 ? " down" : ""}` },
     h(
       "div",
-      { class: "dcaster", title: cardTitle(obs, caster.card) },
+      { class: "dcaster", "data-words": entry ? caster.card : null },
+      caster.checked ? h("span", { class: "state-mark kw", "data-term": "check" }, "checked") : null,
       h("div", { class: "uid" }, `★ ${caster.card}`),
-      i ? h("div", { class: "uname" }, i.name) : null,
+      entry ? h("div", { class: "uname" }, shortName(caster.card, entry)) : null,
     ),
-    h("div", { class: "hp", title: "HP cards left (each absorbs 50 attack damage)" }, `HP ${hp} `, pips),
-    caster.arms ? h("div", { class: "arms", title: cardTitle(obs, caster.arms) }, `arms ${caster.arms}`) : null,
-    caster.shield ? h("div", { class: "shield" }, `🛡${caster.shield}`) : null,
+    h(
+      "div",
+      { class: "hp", title: "HP cards left (each absorbs 50 attack damage)" },
+      hp === 0 ? h("span", { class: "down-mark kw", "data-term": "down" }, "DOWN") : [h("span", { class: "kw", "data-term": "HP" }, "HP"), ` ${hp} `, pips],
+    ),
+    caster.arms ? h("div", { class: "arms", "data-words": cardEntry(caster.arms) ? caster.arms : null }, `arms: ${cardName(caster.arms)}`) : null,
+    caster.shield ? h("div", { class: "shield kw", "data-term": "shield" }, `shield ${caster.shield}`) : null,
   );
 }
 
@@ -459,19 +478,20 @@ function resourceBar(obs, seat, ctx) {
   const checked = bursts.filter((b) => b && b.checked).length;
   const engraves = Array.isArray(p.engraves) ? p.engraves : [];
   const discard = Array.isArray(p.discard) ? p.discard : [];
-  const burstAttrs = { class: "res bursts", title: "bursts: closed log sources; normal ones can be god drawn" };
+  const burstAttrs = { class: "res bursts" };
   choosable(burstAttrs, `bursts:${seat}`, ctx);
-  const engraveAttrs = { class: "res engraves", title: "engraves: open log sources (at most 3)" };
+  const engraveAttrs = { class: "res engraves" };
   choosable(engraveAttrs, `engraves:${seat}`, ctx);
   return h(
     "div",
     { class: "resources" },
-    h("span", burstAttrs, `bursts ${bursts.length - checked}`, h("small", null, checked ? ` (+${checked} checked)` : "")),
+    h("span", burstAttrs, h("span", { class: "kw", "data-term": "burst" }, "bursts"), ` ${bursts.length - checked}`, h("small", null, checked ? ` (+${checked} checked)` : "")),
     h(
       "span",
       engraveAttrs,
-      "engraves ",
-      engraves.length ? engraves.map((e) => h("span", { class: `eng${e.checked ? " checked" : ""}`, title: cardTitle(obs, e.card) }, e.card)) : "-",
+      h("span", { class: "kw", "data-term": "engrave" }, "engraves"),
+      " ",
+      engraves.length ? engraves.map((e) => h("span", { class: `eng${e.checked ? " checked" : ""}`, "data-words": cardEntry(e.card) ? e.card : null }, e.card)) : "-",
     ),
     h("span", { class: "res" }, `deck ${count(p.deck)}`),
     h(
@@ -494,7 +514,7 @@ function speedZone(obs, seat, ctx) {
   return h(
     "div",
     { class: "zone speed-zone" },
-    h("div", { class: "zone-label" }, `Speed area — grade ${grade}${shift}`),
+    h("div", { class: "zone-label" }, h("span", { class: "kw", "data-term": "speed" }, "Speed"), ` ${grade}${shift}`),
     h("div", { class: "cards" }, items.length ? items : h("span", { class: "empty" }, "empty")),
   );
 }
@@ -504,7 +524,7 @@ function handZone(obs, seat, ctx) {
   const mine = seat === ctx.me && !ctx.spectator;
   const row = [];
   if (Array.isArray(p.hand)) {
-    for (const id of p.hand) row.push(smallCard(obs, id, ctx, mine ? `card:${id}` : null));
+    for (const id of p.hand) row.push(smallCard(obs, id, ctx, mine ? `card:${id}` : null, "", mine));
   } else {
     const known = Array.isArray(p.known_hand) ? p.known_hand : [];
     for (const id of known) row.push(smallCard(obs, id, ctx, null, " known"));
@@ -518,7 +538,13 @@ function handZone(obs, seat, ctx) {
     extra.push(h("div", { class: "cards" }, p.placement.map((id) => smallCard(obs, id, ctx, mine ? `card:${id}` : null, " caster"))));
   }
   const label = mine ? "Your hand" : `${seat} hand (${count(p.hand)})`;
-  return h("div", { class: "zone hand-zone" }, h("div", { class: "zone-label" }, label), h("div", { class: "cards" }, row), extra);
+  return h(
+    "div",
+    { class: `zone hand-zone${mine ? " mine" : ""}`, "data-zone": mine ? "hand" : "opponent-hand" },
+    h("div", { class: "zone-label" }, label),
+    h("div", { class: "cards" }, row),
+    extra,
+  );
 }
 
 function materialZone(obs, seat, ctx) {
@@ -541,38 +567,61 @@ function sideHeader(obs, seat, ctx) {
   if (obs.token === seat) tags.push(h("span", { class: "tag", title: "holds the tiebreak token" }, "token"));
   if (obs.to_move === seat && obs.window !== "over") tags.push(h("span", { class: "tag move" }, "to act"));
   if (obs.winner === seat) tags.push(h("span", { class: "tag win" }, "winner"));
-  const limbo = Array.isArray(p.limbo) && p.limbo.length ? h("span", { class: "limbo" }, `being played: ${p.limbo.join(", ")}`) : null;
+  const limbo = Array.isArray(p.limbo) && p.limbo.length ? h("span", { class: "limbo" }, `being played: ${p.limbo.map(cardName).join(", ")}`) : null;
   const name = seat === ctx.me && !ctx.spectator ? `${seatLabel(seat, ctx.seats)} (you)` : seatLabel(seat, ctx.seats);
-  return h("div", { class: "player-bar", "data-seat": seat }, h("span", { class: "seat-name" }, name), tags, limbo);
+  return h("div", { class: "player-bar", "data-seat": seat }, h("span", { class: "seat-name" }, name), tags, resourceBar(obs, seat, ctx), limbo);
 }
 
+/** One player's side: the opponent's (above) reads hand, header, speed area, field, so that its field
+ * meets the player's; the player's reads field, header, speed area and hand. */
 function side(obs, seat, ctx, mineBelow) {
-  const field = h("div", { class: "dfield" }, areaNode(obs, seat, "BA1", ctx), areaNode(obs, seat, "BA2", ctx), idolNode(obs, seat, ctx));
-  const parts = [sideHeader(obs, seat, ctx), resourceBar(obs, seat, ctx), speedZone(obs, seat, ctx)];
+  const field = h(
+    "div",
+    { class: "dfield", "data-zone": mineBelow ? "field" : "opponent-front" },
+    areaNode(obs, seat, "BA1", ctx),
+    areaNode(obs, seat, "BA2", ctx),
+    idolNode(obs, seat, ctx),
+  );
   const hand = handZone(obs, seat, ctx);
-  const body = mineBelow ? [...parts, field, materialZone(obs, seat, ctx), hand] : [hand, ...parts, field];
+  const info = h("div", { class: "side-info" }, sideHeader(obs, seat, ctx), speedZone(obs, seat, ctx));
+  const body = mineBelow ? [field, info, materialZone(obs, seat, ctx), hand] : [hand, info, field];
   return h("div", { class: `dside${seat === ctx.me ? " me" : ""}`, "data-side": seat }, body);
 }
 
-function middle(obs) {
+function middle(obs, view) {
   const items = [];
   const attack = obs.attack;
   if (attack && typeof attack === "object") {
-    const attackers = (attack.attackers || []).map((a) => (a ? slotWords(a) : "(gone)")).join(", ");
-    const blocker = attack.blocker ? slotWords(attack.blocker) : "not chosen yet";
-    const mod = attack.mod ? ` · attack mod ${attack.mod > 0 ? "+" : ""}${attack.mod}` : "";
+    const attackers = (attack.attackers || []).map((a) => (a ? placeWords(view, a) : "(gone)")).join(", ");
+    const blocker = attack.blocker ? placeWords(view, attack.blocker) : "not chosen yet";
+    const mod = attack.mod ? ` · attack bonus ${attack.mod > 0 ? "+" : ""}${attack.mod}` : "";
     items.push(h("div", { class: "box-title" }, `${attack.player} attacks ${other(attack.player)}'s ${attack.area}`));
     items.push(h("div", null, `attackers: ${attackers} · blocker: ${blocker}${mod}`));
   }
   const triggers = Array.isArray(obs.triggers) ? obs.triggers : [];
-  for (const t of triggers) if (t && typeof t === "object") items.push(h("div", null, `trigger waiting: ${t.player} ${t.source} (${t.ability})`));
+  for (const t of triggers) if (t && typeof t === "object") items.push(h("div", null, `trigger waiting: ${t.player} ${cardName(t.source)} (${words(t.ability)})`));
   if (obs.cost_reduction) items.push(h("div", null, `cost reduction for the code being paid: ${obs.cost_reduction}`));
-  const phase = obs.phase ? `${words(obs.phase)} phase` : "";
-  const line = [obs.turn ? `Turn ${obs.turn}` : "", phase, obs.window ? windowName(obs.window) : ""].filter(Boolean).join(" · ");
-  return h("div", { class: "dmiddle" }, h("div", { class: "phase-line" }, line), items.length ? h("div", { class: "attack-box" }, items) : null);
+  return items.length ? h("div", { class: "dmiddle" }, h("div", { class: "attack-box" }, items)) : null;
 }
 
-export function render(view, container, onAction) {
+/** After a click on an area to cast a card there: once the game asks where (D7.3), answer it. */
+function followCast(view, onAction) {
+  const pending = castInto;
+  castInto = null;
+  const obs = view.observation || {};
+  const legal = Array.isArray(view.legal) ? view.legal : [];
+  if (!pending || Number(view.version) !== Number(pending.version) + 1 || obs.window !== "dest") return;
+  const action = `TO ${pending.area}`;
+  if (!legal.includes(action)) return;
+  // The page may still be busy with the cast's own answer (onAction then returns false): try again.
+  const attempt = async (left) => {
+    if (!lastRender || lastRender.view.version !== view.version) return;
+    if ((await onAction(action)) === false && left > 0) setTimeout(() => attempt(left - 1), 100);
+  };
+  setTimeout(() => attempt(20), 0);
+}
+
+export function render(view, container, onAction, tools = {}) {
   const obs = (view && view.observation) || {};
   const spectator = !view.seat && !obs.viewer;
   const me = view.seat || obs.viewer || (view.perspective === "P2" ? "P2" : "P1");
@@ -583,10 +632,11 @@ export function render(view, container, onAction) {
     for (const a of obs.attack.attackers || []) if (a) highlights.set(a, "attacking");
     if (obs.attack.blocker) highlights.set(obs.attack.blocker, "blocking");
   }
-  lastRender = { view, container, onAction };
+  if (castInto && lastRender && lastRender.view.version !== view.version && legal.length) followCast(view, onAction);
+  lastRender = { view, container, onAction, tools };
   const byKey = actionsByKey(legal, me);
   if (selection && (selection.version !== view.version || !byKey.has(selection.key))) selection = null;
-  const { clicks, choosers } = clickTargets(byKey, me);
+  const { clicks, choosers, destinations } = clickTargets(byKey, obs, me);
   const ctx = {
     me,
     spectator,
@@ -594,9 +644,12 @@ export function render(view, container, onAction) {
     byKey,
     clicks,
     choosers,
+    destinations,
     onAction: legal.length ? onAction : null,
+    explain: legal.length ? tools.explain : null,
     highlights,
+    view,
   };
-  const board = h("div", { class: "board dreadnought" }, side(obs, them, ctx, false), middle(obs), selectionBar(obs, ctx), side(obs, me, ctx, true));
+  const board = h("div", { class: "board dreadnought" }, side(obs, them, ctx, false), middle(obs, view), selectionBar(obs, ctx), side(obs, me, ctx, true));
   replace(container, board);
 }

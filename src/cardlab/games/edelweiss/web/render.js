@@ -1,11 +1,12 @@
 // Arcana Fight! Edelweiss board renderer.
-// render(view, container, onAction): draws view.observation into container; when onAction is a
+// render(view, container, onAction, tools): draws view.observation into container; when onAction is a
 // function and view.legal is non-empty, cards that stand for a legal action become clickable
-// (they carry data-action with the exact action string, like the buttons in #legal).
+// (they carry data-action with the exact action string, like the buttons in #legal), and a hand card
+// that does not asks the server why (tools.explain). Cards and skills explain themselves on hover.
 // Accepts both the observation shape (hand_size, hand_complete, deck_size) and the full
 // position shape (E14.5: complete hands, deck list) used by finished replays.
 
-import { h, replace, other, seatLabel, words } from "../common.js";
+import { h, replace, other, seatLabel, words, cardEntry, cardInfoButton, term } from "../common.js";
 
 export const SUITS = { S: "♠", H: "♥", C: "♣", D: "♦" };
 const SUIT_NAMES = { S: "spade", H: "heart", C: "club", D: "diamond" };
@@ -20,28 +21,8 @@ export const CHARACTERS = {
   EAGLE: { name: "Washinomiya Eagle", suits: "CD" },
 };
 
-const SKILLS = {
-  S: {
-    name: "Guardian",
-    symbolic: "Defending with an empty hand: may discard any tapped field card as a guard (causes a counter).",
-    accel2: "Defending: may discard a tapped spade from the field as a guard (counter). Attacking: may protect against counters.",
-  },
-  H: {
-    name: "Buddy Summoner",
-    symbolic: "After summoning a spade or club, may also put a heart from hand onto the field, tapped.",
-    accel2: "After summoning a spade or club, may also put a heart from hand onto the field, upright.",
-  },
-  C: {
-    name: "Wizard",
-    symbolic: "Own clubs are summoned upright.",
-    accel2: "Own clubs are summoned upright.",
-  },
-  D: {
-    name: "Poison Bind",
-    symbolic: "On causing a counter: one of the attacker's upright clubs is tapped.",
-    accel2: "On causing a counter: one of the attacker's upright clubs is tapped. Attacking: may protect against counters.",
-  },
-};
+// The skill of each suit (E8); what it does comes from the server's glossary (the popover).
+const SKILL_NAMES = { S: "Guardian", H: "Buddy Summoner", C: "Wizard", D: "Poison Bind" };
 
 const WINDOW_NAMES = {
   draw: "draw step",
@@ -115,23 +96,31 @@ export function actionLabel(action) {
   }
 }
 
-function cardNode(name, { action = null, onAction = null, highlight = "", title = "" } = {}) {
+function cardNode(name, { action = null, onAction = null, highlight = "", title = "", explain = null } = {}) {
   const c = parseCard(name);
   const classes = ["card", `suit-${c.suit}`];
   if (RED.has(c.suit)) classes.push("red");
   if (c.tapped) classes.push("tapped");
   if (highlight) classes.push(highlight);
+  const words = cardEntry(c.base);
   const attrs = {
     class: classes.join(" "),
     "data-card": c.base,
-    title: title || `${c.rank} of ${SUIT_NAMES[c.suit] || "?"}s${c.tapped ? ", tapped" : ""}`,
+    "data-words": words ? c.base : null, // what the card does, in the popover
+    title: words && !title ? null : title || `${c.rank} of ${SUIT_NAMES[c.suit] || "?"}s${c.tapped ? ", tapped" : ""}`,
   };
+  if (!(action && onAction) && explain) {
+    // a hand card that cannot be played now: a click asks the server why
+    attrs.class += " inert";
+    attrs["data-explain"] = explain.action;
+    attrs.onclick = () => explain.ask(explain.action);
+  }
   if (action && onAction) {
     attrs.class += " clickable";
     attrs["data-action"] = action;
     attrs.role = "button";
     attrs.tabindex = "0";
-    attrs.title = `${attrs.title} — ${actionLabel(action)}`;
+    attrs["aria-label"] = actionLabel(action);
     attrs.onclick = () => onAction(action);
     attrs.onkeydown = (event) => {
       if (event.key === "Enter" || event.key === " ") {
@@ -145,6 +134,7 @@ function cardNode(name, { action = null, onAction = null, highlight = "", title 
     attrs,
     h("span", { class: "rank" }, c.rank),
     h("span", { class: "pip" }, SUITS[c.suit] || "?"),
+    words ? cardInfoButton(c.base) : null,
   );
 }
 
@@ -197,23 +187,18 @@ function characterBox(obs, seat) {
   if (!chars || typeof chars !== "object" || !chars[seat]) return null;
   const id = String(chars[seat]);
   const info = CHARACTERS[id];
-  const standard = config.standard === "accel2" ? "accel2" : "symbolic";
   const skills = info ? [...info.suits] : [];
   return h(
     "div",
     { class: "character", "data-character": id },
-    h("span", { class: "char-name", title: info ? info.name : id }, info ? info.name : id),
+    h("span", { class: "char-name", "data-words": cardEntry(id) ? id : null }, info ? info.name : id),
     skills.map((suit) =>
-      h(
-        "span",
-        { class: `skill${RED.has(suit) ? " red" : ""}`, title: SKILLS[suit][standard] },
-        `${SUITS[suit]} ${SKILLS[suit].name}`,
-      ),
+      h("span", { class: `skill${RED.has(suit) ? " red" : ""}` }, `${SUITS[suit]} `, term(SKILL_NAMES[suit])),
     ),
   );
 }
 
-function handRow(player, { visible, action, onAction, spectator }) {
+function handRow(player, { visible, action, onAction, spectator, explain }) {
   const known = Array.isArray(player.hand) ? player.hand : [];
   const positionShape = player.hand_size === undefined && Array.isArray(player.hand);
   const size = Number.isInteger(player.hand_size) ? player.hand_size : known.length;
@@ -233,6 +218,7 @@ function handRow(player, { visible, action, onAction, spectator }) {
           onAction,
           highlight: revealed ? "revealed" : "",
           title: revealed ? `${cardText(name)} — revealed (Diamond Dust)` : "",
+          explain: visible && explain ? { action: explain.verb(suit), ask: explain.ask } : null,
         }),
       );
     }
@@ -278,7 +264,7 @@ function attackBox(obs) {
   return h("div", { class: "attack-box", id: "attack" }, h("div", { class: "box-title" }, "Attack sequence"), h("ul", null, steps));
 }
 
-export function render(view, container, onAction) {
+export function render(view, container, onAction, tools = {}) {
   const obs = (view && view.observation) || {};
   const players = obs.players || {};
   const spectator = !view.seat && !obs.player;
@@ -289,6 +275,9 @@ export function render(view, container, onAction) {
   const theirs = players[them] || {};
   const clicks = legal.length ? clickTargets(legal, mine, obs) : { hand: new Map(), field: new Map() };
   const act = legal.length ? onAction : null;
+  // a hand card with no action now: guard with it while defending, else summon it (E4, E7)
+  const explain =
+    legal.length && tools.explain ? { ask: tools.explain, verb: (suit) => `${obs.window === "defense" ? "GUARD" : "SUMMON"} ${suit}` } : null;
   const discard = Array.isArray(obs.discard) ? obs.discard : [];
   const deckSize = Number.isInteger(obs.deck_size) ? obs.deck_size : Array.isArray(obs.deck) ? obs.deck.length : "?";
   const seats = view.seats || {};
@@ -310,18 +299,19 @@ export function render(view, container, onAction) {
     );
     const hand = h(
       "div",
-      { class: "zone" },
+      { class: `zone hand-zone${isMe ? " mine" : ""}`, "data-zone": isMe && !spectator ? "hand" : "opponent-hand" },
       h("div", { class: "zone-label" }, isMe && !spectator ? "Your hand" : "Hand"),
       handRow(player, {
         visible: isMe && !spectator,
         action: isMe ? clicks.hand : null,
         onAction: act,
         spectator,
+        explain: isMe ? explain : null,
       }),
     );
     const field = h(
       "div",
-      { class: "zone" },
+      { class: "zone field-zone", "data-zone": isMe ? "field" : "opponent-front" },
       h("div", { class: "zone-label" }, "Field (oldest first)"),
       fieldRow(player, { attack: obs.attack, clicks: isMe ? clicks.field : null, onAction: act, owner: seat, obs }),
     );
@@ -345,7 +335,7 @@ export function render(view, container, onAction) {
     ),
     attackBox(obs),
     obs.config && obs.config.deck === "skills"
-      ? h("div", { class: "standard" }, `Standard: ${obs.config.standard === "accel2" ? "Accel 2" : "Symbolic"}`)
+      ? h("div", { class: "standard" }, term("standard", "Standard"), `: ${obs.config.standard === "accel2" ? "Accel 2" : "Symbolic"}`)
       : null,
   );
 
