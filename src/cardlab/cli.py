@@ -1038,6 +1038,20 @@ def _add_compare_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
     sub.add_argument("--out", help="output directory (default compare-GAME-VARIANT)")
 
 
+def _add_variant_table_options(sub: argparse.ArgumentParser, command: str) -> None:
+    """What `sweep` and `tune` share: who plays every variant's table, where, and where the files go."""
+    sub.add_argument("--agent", help="agent spec playing both seats (default: as for balance)")
+    sub.add_argument("--workers", type=int, help="worker processes (default: all cores)")
+    sub.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    sub.add_argument("--mirrors", action="store_true", help="also play the mirror pairings")
+    sub.add_argument(
+        "--engine", choices=("auto", "reference", "cpu"), default="auto",
+        help="auto (default: the cpu kernel where it plays the agent under every variant), reference, or cpu",
+    )  # fmt: skip
+    sub.add_argument("--out", help=f"output directory (default {command}-GAME-VARIANT)")
+    _add_backend_options(sub)
+
+
 def _add_sweep_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
     lab = cls.lab()
     if lab is not None and lab.variant_option is not None:
@@ -1051,19 +1065,10 @@ def _add_sweep_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
     if cls.card_patches:
         sub.add_argument("--patch", action="append", default=[], metavar="CARD.FIELD=V1,V2",
                          help="a card stat to sweep over these values (repeatable), e.g. S14.cost=2,3,4")  # fmt: skip
-    sub.add_argument("--agent", help="agent spec playing both seats (default: as for balance)")
     sub.add_argument(
         "--games", type=int, default=1000, help="games per pairing and seat of each variant (default 1000)"
     )
-    sub.add_argument("--workers", type=int, help="worker processes (default: all cores)")
-    sub.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    sub.add_argument("--mirrors", action="store_true", help="also play the mirror pairings")
-    sub.add_argument(
-        "--engine", choices=("auto", "reference", "cpu"), default="auto",
-        help="auto (default: the cpu kernel where it plays the agent under every variant), reference, or cpu",
-    )  # fmt: skip
-    sub.add_argument("--out", help="output directory (default sweep-GAME-VARIANT)")
-    _add_backend_options(sub)
+    _add_variant_table_options(sub, "sweep")
 
 
 def _add_tune_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
@@ -1097,19 +1102,10 @@ def _add_tune_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
     )
     sub.add_argument("--max-edits", type=int, default=2, help="edits per candidate at most (default 2)")
     sub.add_argument("--budget", help="stop after this many games (20000) or minutes (30m); default: no limit")
-    sub.add_argument("--agent", help="agent spec playing both seats (default: as for balance)")
     sub.add_argument("--games", type=int, default=300,
                      help="games per pairing and seat that confirm a candidate (default 300)")  # fmt: skip
-    sub.add_argument("--workers", type=int, help="worker processes (default: all cores)")
-    sub.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    sub.add_argument("--mirrors", action="store_true", help="also play the mirror pairings")
-    sub.add_argument(
-        "--engine", choices=("auto", "reference", "cpu"), default="auto",
-        help="auto (default: the cpu kernel where it plays the agent), reference, or cpu",
-    )  # fmt: skip
     sub.add_argument("--db", help="SQLite database (default: lab.sqlite beside the output folder)")
-    sub.add_argument("--out", help="output directory (default tune-GAME-VARIANT)")
-    _add_backend_options(sub)
+    _add_variant_table_options(sub, "tune")
 
 
 def _add_play_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
