@@ -18,6 +18,7 @@ from cardlab.sim.tune import (
     Candidate,
     Entry,
     Score,
+    _finalists,
     pareto_front,
     parse_targets,
     rung_sizes,
@@ -88,7 +89,9 @@ def test_every_candidate_plays_the_baselines_deals(tmp_path: Path) -> None:
             sorted((g.cell, g.game_index, g.seat, g.seed) for g in games.games("kuhn", variant, "random"))
             for variant in ("jqk", "jqk+folding=forbidden")
         ]
-    assert len(seeds[0]) == 2 * 12 and seeds[0] == seeds[1]
+    baseline, candidate = seeds  # the candidate may stop at a rung: its games are the baseline's first ones
+    assert len(baseline) == 2 * 12 and len(candidate) >= 2 * 4
+    assert candidate == [game for game in baseline if game[1] < len(candidate) // 2]
 
 
 def test_a_budget_stops_the_search_and_says_so(capsys, tmp_path: Path) -> None:
@@ -162,6 +165,24 @@ def test_the_front_keeps_only_what_no_candidate_beats_on_both() -> None:
     base, good, worse, best2, poor2 = (entry((), 5.0), entry(("a=1",), 1.0), entry(("a=2",), 3.0),
                                        entry(("a=1", "b=1"), -1.0), entry(("a=2", "b=1"), 2.0))  # fmt: skip
     assert pareto_front([base, good, worse, best2, poor2]) == [base, good, best2]
+
+
+def test_only_what_can_join_the_front_goes_to_the_confirmation_rung() -> None:
+    """The confirmation rung plays, of each edit count, the best, and only where it beats fewer edits."""
+
+    def entry(edits: tuple[str, ...], imbalance: float) -> Entry:
+        made = Entry(Candidate(edits, (), ()), None)  # type: ignore[arg-type]
+        made.score = Score(imbalance, (imbalance, imbalance), {}, 1)
+        return made
+
+    base, good, worse, best2, poor3 = (entry((), 5.0), entry(("a=1",), 1.0), entry(("a=2",), 3.0),
+                                       entry(("a=1", "b=1"), -1.0), entry(("a=1", "b=1", "c=1"), -1.0))  # fmt: skip
+    _finalists([base, good, worse, best2, poor3], 2)
+    assert [e for e in (base, good, worse, best2, poor3) if not e.dropped] == [base, good, best2]
+    assert "a=1 is better" in worse.dropped and "fewer edits" in poor3.dropped
+    lone = entry(("a=3",), 6.0)  # worse than the game as specified: off the front
+    _finalists([entry((), 5.0), lone], 2)
+    assert "fewer edits" in lone.dropped
 
 
 def test_a_card_stat_range_on_a_tcg(capsys, tmp_path: Path) -> None:

@@ -169,3 +169,16 @@ def test_only_an_unfinished_run_is_resumed(tmp_path: Path) -> None:
         assert db.open_run("balance/x") == (run, {"GARU-EAGLE": (0, 10)})
         db.finish_run(run)
         assert db.open_run("balance/x") is None
+
+
+def test_rung_counts_are_kept_per_experiment_and_size(tmp_path: Path) -> None:
+    """`cardlab tune` decides on a rung's counts; a rerun reads them back, not the grown batches'."""
+    from cardlab.store.games_db import CellCount
+
+    counts = [CellCount("A-B", 0, "A", "B", 11, 6, 5, 0, "f1", {"lp": 11}), CellCount("A-B", 1, "B", "A", 11, 4, 7, 0)]
+    with GamesDB(tmp_path / "lab.sqlite") as db:
+        assert db.rung_counts("tune/x", 11) is None
+        db.put_rung_counts("tune/x", 11, counts)
+    with GamesDB(tmp_path / "lab.sqlite") as db:
+        assert db.rung_counts("tune/x", 11) == counts
+        assert db.rung_counts("tune/x", 33) is None and db.rung_counts("tune/y", 11) is None

@@ -12,9 +12,11 @@ by **successive halving** (Jamieson & Talwalkar 2016) over rungs of 1/27, 1/9, 1
 confirmation size, with a **racing** rule (Maron & Moore 1994): after each rung a candidate is dropped
 when another with no more edits is better beyond doubt (their imbalance intervals, Bonferroni-corrected
 over every candidate and rung at `alpha`, do not overlap), and of each edit count only the best third
-go on. Every candidate plays the same deals as the baseline (common random numbers: game i of a cell is
-the same deal under every candidate), and a rung only adds games to the previous one's. The survivors are
-played at the full size (`confirmed`); the Pareto front over (edits, imbalance) is what is reported.
+go on; to the confirmation rung only what can join the front (the best of each edit count, where it beats
+the best with fewer edits). Every candidate plays the same deals as the baseline (common random numbers:
+game i of a cell is the same deal under every candidate), and a rung only adds games to the previous one's.
+The survivors are played at the full size (`confirmed`); the Pareto front over (edits, imbalance) is what
+is reported.
 
 Games are stored as they are played under the experiment `tune/GAME/VARIANT/AGENT/seed=S/code=F`, so a
 stopped run resumes and a rerun plays nothing new.
@@ -291,6 +293,18 @@ class Entry:
         return len(self.candidate.edits)
 
 
+def _rung_counts(db: GamesDB, plan: TunePlan, engine: str, size: int, counts: list[CellCount]) -> list[CellCount]:
+    """The counts a rung decides on: those kept when this rung first had exactly `size` games per cell, so that
+    a rerun or a resumed run decides as the first did (a later rung, or another run, may have played more)."""
+    key = f"{plan.experiment}/engine={engine}"
+    kept = db.rung_counts(key, size)
+    if kept is not None:
+        return kept
+    if counts and all(count.games == size for count in counts):
+        db.put_rung_counts(key, size, counts)
+    return counts
+
+
 def rung_sizes(confirm: int) -> list[int]:
     """Games per pairing and seat at each rung: a third of the next, from at least MIN_RUNG_GAMES."""
     sizes = [confirm]
@@ -314,6 +328,23 @@ def _race(entries: Sequence[Entry], rung: int) -> None:
         level = sorted((e for e in alive if e.edits == edits and not e.dropped), key=_imbalance)
         for entry in level[math.ceil(len(level) / ETA) :]:
             entry.dropped = f"rung {rung + 1}: not among the best third with {edits} edit(s)"
+
+
+def _finalists(entries: Sequence[Entry], rung: int) -> None:
+    """Before the confirmation rung, keep only what can join the front: of each edit count the best, and
+    only where it beats the best with fewer edits (the front holds one candidate per edit count, and a
+    candidate no better than one with fewer edits is off it). Confirmation is the costly rung: every game
+    it plays then decides a front member. The baseline always stays."""
+    scored = (e for e in entries if not e.dropped and e.score is not None)
+    alive = sorted(scored, key=lambda e: (e.edits, _imbalance(e)))
+    best_fewer = math.inf
+    for edits, level in itertools.groupby(alive, key=lambda e: e.edits):
+        first, *rest = level
+        for entry in rest:
+            entry.dropped = f"rung {rung + 1}: {first.candidate.label} is better with {edits} edit(s)"
+        if edits and _imbalance(first) >= best_fewer:
+            first.dropped = f"rung {rung + 1}: no better than a candidate with fewer edits"
+        best_fewer = min(best_fewer, _imbalance(first))
 
 
 def _imbalance(entry: Entry) -> float:
@@ -378,6 +409,7 @@ def run_tune(
                 break
             plan = tune_plan(entry.matchups, agent, size, seed, mirrors, engine)
             now, counts = play_plan(db, plan, engine, run, track, f"tune {base.game} · {entry.candidate.label}")
+            counts = _rung_counts(db, plan, engine, size, counts)
             played += now
             spent += need
             entry.games_per_cell, entry.counts = size, counts
@@ -386,6 +418,8 @@ def run_tune(
             break
         if rung < len(sizes) - 1:
             _race(entries, rung)
+        if rung == len(sizes) - 2:
+            _finalists(entries, rung)
     confirmed = [entry for entry in entries if entry.games_per_cell == confirm]
     front = pareto_front(confirmed) if confirmed else pareto_front([e for e in entries if e.score is not None])
     meets = [entry for entry in front if entry.score is not None and entry.score.imbalance <= 0]
@@ -405,7 +439,8 @@ def run_tune(
         "method": {
             "search": "every candidate with at most max_edits edits, successive halving with racing",
             "rungs": sizes,
-            "keep": f"1/{ETA} of each edit count per rung",
+            "keep": f"1/{ETA} of each edit count per rung; to the confirmation rung, the best of each edit count "
+            "that beats the best with fewer edits",
             "alpha": alpha,
             "confidence": confidence,
             "common_random_numbers": True,

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +76,12 @@ CREATE TABLE IF NOT EXISTS runs (  -- a balance run's plan, so that an interrupt
     plan        TEXT    NOT NULL,  -- JSON object: cell -> [first game index, games per seat]
     finished    INTEGER NOT NULL DEFAULT 0,
     created     TEXT    NOT NULL DEFAULT (datetime('now'))
+);
+CREATE TABLE IF NOT EXISTS rung_counts (  -- `cardlab tune`: a candidate's counts when a rung had played them
+    experiment  TEXT    NOT NULL,
+    size        INTEGER NOT NULL,  -- games per cell and seat at that rung
+    counts      TEXT    NOT NULL,  -- JSON list of CellCount fields
+    PRIMARY KEY (experiment, size)
 );
 CREATE TABLE IF NOT EXISTS comparisons (  -- `cardlab compare`: two agents' balance tables side by side
     id           INTEGER PRIMARY KEY,
@@ -342,6 +348,21 @@ class GamesDB:
             for agent, games in self._conn.execute(query, params):
                 found[agent] = found.get(agent, 0) + int(games)
         return dict(sorted(found.items(), key=lambda item: (-item[1], item[0])))
+
+    def rung_counts(self, experiment: str, size: int) -> list[CellCount] | None:
+        """The counts `put_rung_counts` kept for this experiment at `size` games per cell, if any."""
+        row = self._conn.execute(
+            "SELECT counts FROM rung_counts WHERE experiment = ? AND size = ?", (experiment, size)
+        ).fetchone()
+        return None if row is None else [CellCount(**fields) for fields in json.loads(row[0])]
+
+    def put_rung_counts(self, experiment: str, size: int, counts: Sequence[CellCount]) -> None:
+        """Keep an experiment's counts as they stood at `size` games per cell: kernel batches grow in place,
+        so a later, larger run cannot give back the first `size` games' counts, and a rerun of a search that
+        decides on them must see what the first run saw."""
+        text = json.dumps([asdict(count) for count in counts])
+        with self._conn:
+            self._conn.execute("INSERT OR REPLACE INTO rung_counts VALUES (?, ?, ?)", (experiment, size, text))
 
     def experiment_counts(self, experiment: str) -> list[CellCount]:
         """The stored games of one experiment (reference games and kernel batches) as counts per cell,
