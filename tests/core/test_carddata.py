@@ -196,3 +196,20 @@ def test_require_int_map():
 def test_table_error_for_custom_checks():
     nested = DataTable({}, Path("x.toml"), "card L01", "abilities[0].")
     assert str(nested.error("key", "not on leaders")) == "x.toml: card L01: field 'abilities[0].key': not on leaders"
+
+
+def test_a_parsed_card_file_is_reused_but_never_shared_and_an_edit_is_read(tmp_path):
+    """A lab run builds a game per cell from the same files: the parse is kept by text, and each
+    caller gets its own document (changing one changes no other), and an edited file is read anew."""
+    from cardlab.core.datafile import read_toml
+
+    path = tmp_path / "cards.toml"
+    path.write_text('[[cards]]\nid = "C1"\ncost = 1\n')
+    first = read_toml(path)
+    first["cards"][0]["cost"] = 99
+    assert read_toml(path)["cards"][0]["cost"] == 1
+    path.write_text('[[cards]]\nid = "C1"\ncost = 2\n')
+    assert read_toml(path)["cards"][0]["cost"] == 2
+    path.write_text('[[cards]]\nid = "C1"\ncost = \n')
+    with pytest.raises(CardlabError, match="line 3"):
+        read_toml(path)
