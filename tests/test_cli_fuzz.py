@@ -1,9 +1,10 @@
 """Malformed input never reaches the user as a traceback (issue 12, item 10 "Close the holes").
 
-Every file kind the CLI reads (scenario files of all three games with the position JSON inside them, `play --load`
-save files, card files and deck files) is mutated by a seeded random loop with a fixed count: keys deleted,
-duplicated or renamed, values replaced by lists, objects, NaN, huge integers, strings or null, deep nesting,
-truncation, invalid UTF-8. Each mutated file goes through `cardlab.cli.main` in this process. The only outcomes
+Every file kind the CLI reads (scenario files of every game with the position JSON inside them, `play --load`
+save files, card files and deck files of the games that have them; the toy game of tests/toygame included) is
+mutated by a seeded random loop with a fixed count: keys deleted, duplicated or renamed, values replaced by lists,
+objects, NaN, huge integers, strings or null, deep nesting, truncation, invalid UTF-8. Each mutated file goes
+through `cardlab.cli.main` in this process. The only outcomes
 allowed are exit 0, a FAIL line naming the file with exit 1 (scenarios, E14.6), exit 1 for an illegal deck (A5, D3),
 or one `cardlab: error: ...` line naming the file with exit 2; never another exception, never a traceback.
 
@@ -28,12 +29,21 @@ from typing import Any
 import pytest
 
 from cardlab.cli import main
+from tests.every_game import every_game, every_game_class, toy_games_registered
 
 ROOT = Path(__file__).resolve().parent
-SCENARIOS = {game: sorted((ROOT / "games" / game / "scenarios").glob("*.json")) for game in ("edelweiss",
-             "aterial", "dreadnought")}  # fmt: skip
-DATA = {game: resources.files(f"cardlab.games.{game}") / "data" for game in ("aterial", "dreadnought")}
-DECKS = {"aterial": ("D1", "D2"), "dreadnought": ("ember_spark", "tide_grove")}
+SCENARIOS = {game: sorted((ROOT / "games" / game / "scenarios").glob("*.json")) for game in every_game()}
+"""The suite's scenario files of each game; a game with none (the toy game) gets scenarios of dealt games."""
+DECK_GAMES = [game for game in every_game() if every_game_class(game).deck_files]
+"""The games with card and deck files (`Game.deck_files`)."""
+DATA = {game: resources.files(every_game_class(game).__module__.rpartition(".")[0]) / "data" for game in DECK_GAMES}
+DECKS = {game: every_game_class(game).packaged_decks[:2] for game in DECK_GAMES}
+
+
+@pytest.fixture(autouse=True)
+def toy_games() -> Iterator[None]:
+    with toy_games_registered():
+        yield
 
 
 @dataclass(frozen=True)
@@ -246,6 +256,26 @@ def save_file(game: str, seed: int, moves: int, folder: Path) -> dict[str, Any]:
     return data
 
 
+def dealt_scenarios(game: str, folder: Path) -> list[Path]:
+    """Scenario files for a game the suite has none of: positions of seeded random games, one action each,
+    expecting the turn and the legal actions that follow."""
+    from cardlab.games import game_class
+
+    built, paths = game_class(game)(), []
+    for seed in range(4):
+        state, rng = built.new_state(seed), random.Random(seed)
+        for _ in range(seed % 2):
+            state.apply(rng.choice(state.legal_actions()))
+        position, action = state.position(), str(rng.choice(state.legal_actions()))
+        state.apply(action)
+        expect = {"turn": state.position()["turn"], "legal": sorted(str(a) for a in state.legal_actions())}
+        path = folder / f"dealt-{game}-{seed}.json"
+        path.write_text(dump_json({"description": f"{game}, seed {seed}", "position": position, "actions": [action],
+                                   "expect": expect}))  # fmt: skip
+        paths.append(path)
+    return paths
+
+
 def card_file(game: str, count: int, rng: random.Random) -> dict[str, Any]:
     """`count` packaged cards under new ids, so that they can be added to the packaged set (`--cards`)."""
     cards = tomllib.loads((DATA[game] / "cards.toml").read_text(encoding="utf-8"))["cards"]
@@ -270,10 +300,11 @@ def cases(kind: str, count: int, seed: int, folder: Path) -> Iterator[Case]:
     """`count` mutated files of one kind with the command lines that read them."""
     rng = random.Random(f"{kind}/{seed}")
     game = kind.split("-")[1]
+    sources = (SCENARIOS[game] or dealt_scenarios(game, folder)) if kind.startswith("scenario") else []
     for number in range(count):
         path = folder / f"{kind}-{number}.{'toml' if kind.startswith(('cards', 'deck')) else 'json'}"
         if kind.startswith("scenario"):
-            source = rng.choice(SCENARIOS[game])
+            source = rng.choice(sources)
             data, told = mutated(json.loads(source.read_text()), dump_json, rng)
             path.write_bytes(data)
             argv: tuple[str, ...] = ("scenario", "run", str(path), *(["--print"] if number % 5 == 0 else []))
@@ -328,10 +359,11 @@ def run_case(case: Case, capsys: pytest.CaptureFixture[str], monkeypatch: pytest
     return None
 
 
-KINDS = [f"{kind}-{game}" for kind in ("scenario", "save") for game in ("edelweiss", "aterial", "dreadnought")]
-KINDS += [f"{kind}-{game}" for kind in ("cards", "deck") for game in ("aterial", "dreadnought")]
+KINDS = [f"{kind}-{game}" for kind in ("scenario", "save") for game in every_game()]
+KINDS += [f"{kind}-{game}" for kind in ("cards", "deck") for game in DECK_GAMES]
 COUNT = {"scenario": 300, "save": 100, "cards": 60, "deck": 60}
-"""Mutated files per kind: 1,680 command runs in all, about 10 s (each file kind once; card and deck files twice)."""
+"""Mutated files per kind: 400 command runs per game, 240 more per game with card and deck files (each file kind
+once; card and deck files twice)."""
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -489,7 +521,7 @@ def test_aterial_scenario_with_a_missing_card_file(tmp_path: Path, capsys, monke
 DEEP_TOML = "x = " + "[" * 800 + "]" * 800 + "\n"
 
 
-@pytest.mark.parametrize("game", ["aterial", "dreadnought"])
+@pytest.mark.parametrize("game", DECK_GAMES)
 @pytest.mark.parametrize("as_cards", [False, True])
 def test_toml_nested_800_deep(tmp_path: Path, capsys, monkeypatch, game: str, as_cards: bool) -> None:
     """A21.1, D22.1 card and deck files: nesting 800 deep was a RecursionError traceback from tomllib."""

@@ -267,3 +267,67 @@ def test_the_function_level_check_finds_a_planted_cycle() -> None:
     assert _same_game("cardlab.games.aterial.state", "cardlab.games.aterial.explain")
     assert not _same_game("cardlab.games.aterial.state", "cardlab.games.dreadnought.state")
     assert not _same_game("cardlab.core.game", "cardlab.core.plugin")
+
+
+# -- layers (docs/architecture.md) ------------------------------------------------------------------------------
+
+LAYERS = {"cardlab": 0, "core": 0, "registry": 2, "store": 3, "agents": 3, "envs": 4, "sim": 4, "play": 5, "web": 5,
+          "cli": 6, "__main__": 7}  # fmt: skip
+"""docs/architecture.md's layers, lowest first. A game's package (`cardlab.games.X`, its `fast/` included) is a
+layer of its own at 1, between `core` and the registry (`cardlab.games` itself); `envs` (the research
+interfaces) stand on the agents, which they play as opponents."""
+
+UPWARD = {
+    ("cardlab.agents.openspiel", "cardlab.envs.openspiel"): "the OpenSpiel agent searches the game through the "
+    "OpenSpiel adapter of envs; both are the openspiel extra's, loaded when that agent is made",
+}
+"""The imports allowed to go up a layer, each with its reason."""
+
+
+def _layer(module: str) -> tuple[str, int]:
+    """The layer of a cardlab module and its rank (see `LAYERS`)."""
+    parts = module.split(".")
+    if len(parts) == 1:
+        return "cardlab", LAYERS["cardlab"]
+    if parts[1] == "games":
+        return ("registry", LAYERS["registry"]) if len(parts) == 2 else (f"games.{parts[2]}", 1)
+    return parts[1], LAYERS[parts[1]]
+
+
+def _crossings(graph: dict[str, set[str]]) -> list[str]:
+    """Every import that leaves its layer for one that is not below it (another game's package included)."""
+    found = []
+    for source, targets in sorted(graph.items()):
+        (layer, rank) = _layer(source)
+        for target in sorted(targets):
+            other, other_rank = _layer(target)
+            if other != layer and other_rank >= rank and (source, target) not in UPWARD:
+                found.append(f"{source} ({layer}) -> {target} ({other})")
+    return found
+
+
+def test_no_import_crosses_a_layer_upward() -> None:
+    """An import inside a function counts as one at module level: moving it into a function hides the dependency
+    from a reader, not from the layering. `core` imports only `core`, a game only `core` and its own package,
+    the registry only `core`; above it, each layer only those below it (docs/architecture.md)."""
+    graph = {name: _internal_imports(name, path, inside_functions=True) for name, path in MODULES.items()}
+    assert all(_layer(name)[0] in LAYERS or _layer(name)[0].startswith("games.") for name in MODULES)
+    crossings = _crossings(graph)
+    assert not crossings, "imports that cross a layer upward:\n" + "\n".join(crossings)
+    assert all(target in graph[source] for source, target in UPWARD), "an allowed upward import is gone: drop it"
+
+
+def test_the_layer_check_finds_planted_crossings() -> None:
+    graph = {
+        "cardlab.core.rng": {"cardlab.sim.match"},  # core reaching up
+        "cardlab.games.aterial.state": {"cardlab.games.dreadnought.state", "cardlab.core.game"},  # another game
+        "cardlab.games.edelweiss.fast.cpu": {"cardlab.games.edelweiss.state", "cardlab.games"},  # the registry
+        "cardlab.agents.ismcts": {"cardlab.games", "cardlab.core.game", "cardlab.sim.tasks"},  # a layer above
+        "cardlab.cli": {"cardlab.web.app", "cardlab.sim.match", "cardlab.core.game"},  # all downward
+    }
+    assert _crossings(graph) == [
+        "cardlab.agents.ismcts (agents) -> cardlab.sim.tasks (sim)",
+        "cardlab.core.rng (core) -> cardlab.sim.match (sim)",
+        "cardlab.games.aterial.state (games.aterial) -> cardlab.games.dreadnought.state (games.dreadnought)",
+        "cardlab.games.edelweiss.fast.cpu (games.edelweiss) -> cardlab.games (registry)",
+    ]

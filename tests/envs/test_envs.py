@@ -3,6 +3,8 @@ game, determinism, masks, and that an illegal action is refused without changing
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pytest
 
@@ -15,14 +17,28 @@ from pettingzoo.test import api_test  # noqa: E402
 from cardlab.core.errors import IllegalActionError  # noqa: E402
 from cardlab.envs import gymnasium as cardlab_gym  # noqa: E402
 from cardlab.envs.pettingzoo import env  # noqa: E402
+from tests.every_game import every_game, every_game_class, toy_games_registered  # noqa: E402
 
-GAMES = ("edelweiss", "aterial", "dreadnought")
-CYCLES = {"edelweiss": 300, "aterial": 150, "dreadnought": 150}
+GAMES = [
+    pytest.param(
+        name, marks=() if every_game_class(name)().encoding() else pytest.mark.skip(reason=f"{name}: no encoding")
+    )
+    for name in every_game()
+]
+"""Every game, the toy game included; one without an observation tensor (`Game.encoding()`) has no environment."""
+CYCLES = {"edelweiss": 300}
+"""api_test's steps: enough for a few whole games (150 where not said)."""
+
+
+@pytest.fixture(autouse=True)
+def toy_games() -> Iterator[None]:
+    with toy_games_registered():
+        yield
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_pettingzoo_api_test_passes(game: str) -> None:
-    api_test(env(game=game), num_cycles=CYCLES[game])
+    api_test(env(game=game), num_cycles=CYCLES.get(game, 150))
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -108,9 +124,8 @@ def test_one_information_set_gives_one_tensor_and_one_string(game: str) -> None:
 
     from cardlab.core import sample_world
     from cardlab.core.encoding import information_state_string
-    from cardlab.games import game_class
 
-    built = game_class(game)()
+    built = every_game_class(game)()
     encoding = built.encoding()
     assert encoding is not None
     checked = 0

@@ -12,6 +12,7 @@ from cardlab.core.errors import CardlabError
 from cardlab.core.rng import derive_seed
 from cardlab.sim.tasks import GameTask
 from cardlab.sim.tournament import BACKENDS, TaskList, run_tasks
+from tests.every_game import every_game, every_game_class
 
 
 def _tasks(count: int) -> list[GameTask]:
@@ -81,11 +82,11 @@ def test_importing_the_tournament_does_not_import_ray() -> None:
     assert done.stdout.strip() == "False"
 
 
-def test_an_agent_choosing_from_the_legal_actions_alone_plays_the_same_game_without_an_infoset() -> None:
+@pytest.mark.parametrize("name", every_game())
+def test_an_agent_choosing_from_the_legal_actions_alone_plays_the_same_game_without_an_infoset(name: str) -> None:
     """`chooser` (the random agent) is a shortcut of the match loop, not another player."""
     from cardlab.agents import RandomAgent
     from cardlab.core.game import InfoSet
-    from cardlab.games import game_class
     from cardlab.sim.match import play_match
 
     class ThroughInfoSet:
@@ -94,12 +95,11 @@ def test_an_agent_choosing_from_the_legal_actions_alone_plays_the_same_game_with
         def act(self, infoset: InfoSet, rng: random.Random) -> object:
             return RandomAgent().act(infoset, rng)
 
-    for name in ("edelweiss", "aterial", "dreadnought"):
-        game = game_class(name)()
-        for seed in range(3):
-            fast = play_match(game, (RandomAgent(), RandomAgent()), seed)
-            slow = play_match(game, (ThroughInfoSet(), ThroughInfoSet()), seed)  # type: ignore[arg-type]
-            assert (fast.actions, fast.winner, fast.turns) == (slow.actions, slow.winner, slow.turns), name
+    game = every_game_class(name)()
+    for seed in range(3):
+        fast = play_match(game, (RandomAgent(), RandomAgent()), seed)
+        slow = play_match(game, (ThroughInfoSet(), ThroughInfoSet()), seed)  # type: ignore[arg-type]
+        assert (fast.actions, fast.winner, fast.turns) == (slow.actions, slow.winner, slow.turns), name
 
 
 def test_a_tally_task_plays_the_same_game_without_keeping_its_actions() -> None:

@@ -15,6 +15,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from cardlab.core.actions import ActionSpace, IndexedAction
 from cardlab.core.errors import PositionError
 from cardlab.core.events import Event, EventLog
 from cardlab.core.game import PLAYER_NAMES, Action, Game, HiddenGroup, Outcome, Player, Policy, State
@@ -24,6 +25,8 @@ from cardlab.core.rules import RuleOption, Rules, check_rules, rule_value
 
 DECKS = {"jqk": "JQK", "jqka": "JQKA"}
 ANTES = ("1", "2")
+ACTIONS = ActionSpace(("CHECK", "BET", "CALL", "FOLD"))
+CHECK, BET, CALL, FOLD = ACTIONS
 RULE_OPTIONS = (
     RuleOption("folding", "K1", "allowed", ("allowed", "forbidden"), "forbidden: a bet must be called"),
     RuleOption("check_check", "K2", "showdown", ("showdown", "p1_wins", "p2_wins"), "who takes two checks"),
@@ -35,6 +38,7 @@ class Kuhn(Game):
     title = "Kuhn Poker"
     credit = "Kuhn poker (H. W. Kuhn, 1950)."
     position_keys = ("game", "config", "turn", "cards", "history")
+    num_actions = len(ACTIONS)
     rule_options = RULE_OPTIONS
     options = (
         ConfigOption("deck", "the deck: jqk or jqka", tuple(Choice(d) for d in DECKS), default="jqk"),
@@ -53,8 +57,17 @@ class Kuhn(Game):
 
     @classmethod
     def from_config(cls, data: Mapping[str, Any]) -> Kuhn:
-        antes = data.get("antes") or {"P1": 1, "P2": 1}
-        return cls(data.get("deck", "jqk"), (antes["P1"], antes["P2"]), check_rules(RULE_OPTIONS, data.get("rules")))
+        if not isinstance(data, Mapping):
+            raise PositionError("config", "expected an object with deck, antes")
+        unknown = sorted(set(data) - {"deck", "antes", "rules"})
+        if unknown:
+            raise PositionError(f"config.{unknown[0]}", "unknown field")
+        deck, antes = data.get("deck", "jqk"), data.get("antes") or {"P1": 1, "P2": 1}
+        if not isinstance(deck, str):
+            raise PositionError("config.deck", f"expected one of {sorted(DECKS)}, got {deck!r}")
+        if not isinstance(antes, Mapping) or set(antes) != set(PLAYER_NAMES):
+            raise PositionError("config.antes", 'expected {"P1": ..., "P2": ...}')
+        return cls(deck, (antes["P1"], antes["P2"]), check_rules(RULE_OPTIONS, data.get("rules")))
 
     @classmethod
     def from_options(cls, options: Mapping[str, OptionValue], rng: random.Random) -> Kuhn:
@@ -71,17 +84,27 @@ class Kuhn(Game):
         return KuhnState(self, cards, [], record_events)
 
     def load_position(self, data: Mapping[str, Any]) -> KuhnState:
+        if not isinstance(data, Mapping):
+            raise PositionError("position", "expected a JSON object")
+        for key in ("cards", "history"):
+            if key not in data:
+                raise PositionError(key, "missing")
         game = Kuhn.from_config(data.get("config", {}))
-        state = KuhnState(game, list(data["cards"]), list(data["history"]), True)
-        if not all(action in ("CHECK", "BET", "CALL", "FOLD") for action in state.history):
-            raise PositionError("history", "expected CHECK, BET, CALL or FOLD actions")
+        cards, history = data["cards"], data["history"]
+        size = len(DECKS[game.deck])
+        if not isinstance(cards, list) or sorted(c for c in cards if type(c) is int) != list(range(size)):
+            raise PositionError("cards", f"expected the deck's {size} cards 0..{size - 1} in some order, got {cards!r}")
+        if not isinstance(history, list):
+            raise PositionError("history", "expected a list of actions")
+        state = KuhnState(game, list(cards), [], True)
+        for index, action in enumerate(history):  # replayed: only a history of legal actions is a position
+            if str(action) not in [str(legal) for legal in state.legal_actions()]:
+                raise PositionError(f"history[{index}]", f"{action!r} is not legal here")
+            state.history.append(str(action))
         return state
 
-    def parse_action(self, text: str) -> str:
-        action = text.strip().upper()
-        if action not in ("CHECK", "BET", "CALL", "FOLD"):
-            raise ValueError(f"unknown action {text!r}")
-        return action
+    def parse_action(self, text: str) -> IndexedAction:
+        return ACTIONS.parse(text.upper())
 
     @classmethod
     def lab(cls) -> Lab:
@@ -103,7 +126,7 @@ class Kuhn(Game):
             me = state.current_player()
             card = state.observation(me)["players"][PLAYER_NAMES[me or 0]]["card"]
             strong = card == DECKS["jqk"][-1] or card == "A"
-            return next(a for a in legal if a in (("BET", "CALL") if strong else ("CHECK", "FOLD")))
+            return next(a for a in legal if a in ((BET, CALL) if strong else (CHECK, FOLD)))
 
         return bet_high
 
@@ -120,12 +143,12 @@ class KuhnState(State):
     def current_player(self) -> Player | None:
         return None if self.outcome() else len(self.history) % 2
 
-    def legal_actions(self) -> Sequence[str]:
+    def legal_actions(self) -> Sequence[IndexedAction]:
         if self.outcome():
             return ()
         if "BET" not in self.history:
-            return ("CHECK", "BET")
-        return ("CALL",) if self._game.rule("folding") == "forbidden" else ("CALL", "FOLD")
+            return (CHECK, BET)
+        return (CALL,) if self._game.rule("folding") == "forbidden" else (CALL, FOLD)
 
     def _apply_legal(self, action: Action) -> None:
         player = self.current_player()
@@ -153,7 +176,8 @@ class KuhnState(State):
                 "cards": list(self.cards), "history": list(self.history)}  # fmt: skip
 
     def observation(self, player: Player | None) -> dict[str, Any]:
-        shown = self.outcome() is not None and self.outcome().reason == "showdown"  # type: ignore[union-attr]
+        outcome = self.outcome()
+        shown = outcome is not None and outcome.reason == "showdown"
         letters = DECKS[self._game.deck]
         players = {
             seat: {"card": letters[self.cards[p]] if shown or p == player else None, "ante": self._game.antes[p]}

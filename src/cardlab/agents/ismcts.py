@@ -25,8 +25,8 @@ from cardlab.games import game_class, game_names
 class _Node:
     __slots__ = ("available", "children", "player", "reward", "visits")
 
-    def __init__(self, player: Player | None) -> None:
-        self.player = player  # who chose the move leading here
+    def __init__(self, player: Player) -> None:
+        self.player = player  # who chose the move leading here (the root's: the searcher, never read)
         self.children: dict[Action, _Node] = {}
         self.visits = 0
         self.available = 0  # how often this move was legal when its parent was visited
@@ -141,7 +141,7 @@ class ISMCTSAgent:
             return self._act_compiled(infoset, rng, None if deadline is None else deadline - now)
         policy, fast = self._rollouts[infoset.game.name]
         evaluate = self._evaluators.get(infoset.game.name)
-        root = _Node(None)
+        root = _Node(infoset.player)
         iteration = 0
         while self.time > 0 or iteration < self.iterations:
             if deadline is not None and time.perf_counter() >= deadline:
@@ -176,7 +176,7 @@ class ISMCTSAgent:
             tree,
         )
         legal = infoset.legal_actions
-        chosen = next((action for action in legal if int(action) == action_id), None)  # type: ignore[call-overload]
+        chosen = next((action for action in legal if int(action) == action_id), None)
         return chosen if chosen is not None else legal[0]
 
     def _iterate(
@@ -228,4 +228,4 @@ class ISMCTSAgent:
         root.visits += 1
         for visited in path[1:]:
             visited.visits += 1
-            visited.reward += (returns[visited.player] + 1.0) / 2.0  # type: ignore[index]
+            visited.reward += (returns[visited.player] + 1.0) / 2.0

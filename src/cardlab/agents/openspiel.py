@@ -77,7 +77,7 @@ class OpenSpielAgent:
                 raise ValueError("openspiel:bot needs the openspiel extra: pip install -e '.[openspiel]'") from None
 
     def act(self, infoset: InfoSet, rng: random.Random) -> Action:
-        legal = sorted(infoset.legal_actions, key=int)  # type: ignore[arg-type]  # OpenSpiel's order
+        legal = sorted(infoset.legal_actions, key=int)  # OpenSpiel's order
         if self.table is None:
             return self._search(infoset, rng, legal)
         if information_state_string(self.table["config"]) != information_state_string(infoset.game.config_json()):
@@ -99,4 +99,4 @@ class OpenSpielAgent:
         bot = ismcts.ISMCTSBot(state.get_game(), evaluator, self.uct_c, self.simulations, random_state=stream)
         bot.set_resampler(lambda world, player: world.resample_from_infostate(player, stream.uniform))
         chosen = int(bot.step(state))
-        return next(action for action in legal if int(action) == chosen)  # type: ignore[call-overload]
+        return next(action for action in legal if int(action) == chosen)

@@ -81,7 +81,7 @@ class PolicyAgent:
             raise ValueError(f"policy {self.path} expects {inputs} inputs, the game gives {observation.shape[0]}")
         scores = self.scores(observation)
         legal = list(infoset.legal_actions)
-        ids = [int(action) for action in legal]  # type: ignore[call-overload]
+        ids = [int(action) for action in legal]
         chosen = scores[ids]
         if not self.sample:
             return legal[int(np.argmax(chosen))]

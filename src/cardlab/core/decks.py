@@ -4,12 +4,13 @@ checked against the game's deck rules, and every failure reported against the co
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
+from cardlab.core.carddata import CardDataError
 from cardlab.core.datacheck import DataRules
 from cardlab.core.errors import PositionError
 from cardlab.core.game import PLAYER_NAMES
@@ -44,7 +45,22 @@ class SeatDecks(Generic[DeckT]):
     if TYPE_CHECKING:
 
         @classmethod
-        def from_config(cls, data: Mapping[str, Any]) -> Any: ...
+        def from_config(cls, data: Mapping[str, Any]) -> Self: ...
+
+        def config_json(self) -> dict[str, Any]: ...
+
+    def position_game(self, data: Mapping[str, Any]) -> Self:
+        """The game a position JSON is played in (for `load_position`): this one when the position carries
+        this game's config, else the game of the position's own config, which wins (its card set, its
+        decks); a card file of that config that fails to load is a PositionError on `config.cards`."""
+        if not isinstance(data, Mapping):
+            raise PositionError("position", "expected a JSON object")
+        if data.get("config") == self.config_json():
+            return self
+        try:
+            return type(self).from_config(data.get("config", {}))
+        except CardDataError as error:
+            raise PositionError("config.cards", str(error)) from None
 
     @classmethod
     @abstractmethod
@@ -141,6 +157,38 @@ def seat_decks_options(
     first, second = (deck or default for deck, default in zip(decks, defaults, strict=True))
     cards = options.get("cards")
     return (first, second), None if not cards else tuple(cards)
+
+
+def read_deck_config(
+    data: object,
+    known: Sequence[str],
+    override: str,
+    default_decks: tuple[str, str],
+    check_override: Callable[[str, Any], None],
+) -> tuple[tuple[str, str], Mapping[str, Any], tuple[str, ...] | None]:
+    """The fields every deck game's config JSON has, checked, each error naming its field: the object
+    (no field outside `known`), `decks` (per seat a packaged deck id or a deck file path, `default_decks`
+    when absent), the per-seat `override` (null: none; `check_override(seat, value)` checks a seat's
+    value) and `cards` (null or a list of card file paths). Returns (decks, overrides by seat, cards);
+    the game reads `rules`, `patches` and its own fields."""
+    if not isinstance(data, Mapping):
+        raise PositionError("config", f"expected an object with decks, {override}, cards")
+    unknown = sorted(set(data) - set(known))
+    if unknown:
+        raise PositionError(f"config.{unknown[0]}", "unknown field")
+    decks = data.get("decks", dict(zip(PLAYER_NAMES, default_decks, strict=True)))
+    overrides = data.get(override) or dict.fromkeys(PLAYER_NAMES)
+    for field, value in (("config.decks", decks), (f"config.{override}", overrides)):
+        if not isinstance(value, Mapping) or set(value) != set(PLAYER_NAMES):
+            raise PositionError(field, 'expected {"P1": ..., "P2": ...}')
+    for seat in PLAYER_NAMES:
+        if not isinstance(decks[seat], str) or not decks[seat]:
+            raise PositionError(f"config.decks.{seat}", "expected a packaged deck id or a deck file path")
+        check_override(seat, overrides[seat])
+    cards = data.get("cards")
+    if cards is not None and (not isinstance(cards, list) or not all(isinstance(c, str) for c in cards)):
+        raise PositionError("config.cards", "expected null or a list of card file paths")
+    return (decks["P1"], decks["P2"]), overrides, None if cards is None else tuple(cards)
 
 
 def _exists(name: str) -> bool:

@@ -10,32 +10,45 @@ from __future__ import annotations
 import random
 import weakref
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import import_module
 from importlib.resources.abc import Traversable
 from importlib.util import find_spec
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
 
+from cardlab.core.cardwords import CardWords
 from cardlab.core.errors import CardlabError, IllegalActionError
 from cardlab.core.events import EventLog
 from cardlab.core.players import PLAYER_NAMES as PLAYER_NAMES
 from cardlab.core.players import Player as Player
 from cardlab.core.players import parse_player as parse_player
 from cardlab.core.players import player_name as player_name
-from cardlab.core.plugin import Lab, PlainRenderer, web_assets
+from cardlab.core.plugin import Lab, PlainRenderer, Renderer, web_assets
+from cardlab.core.profile import GameProfile
 
 if TYPE_CHECKING:
-    from cardlab.core.cardwords import CardWords
     from cardlab.core.encoding import Encoding
-    from cardlab.core.plugin import CompiledSearch, ConfigOption, FastRollout, Kernels, OptionValue, Renderer
-    from cardlab.core.profile import GameProfile
+    from cardlab.core.plugin import CompiledSearch, ConfigOption, FastRollout, Kernels, OptionValue
     from cardlab.core.rules import RuleOption
 
-Action = Hashable
-"""A game's action value: hashable, with `str()` round-tripping through `Game.parse_action`."""
+_T = TypeVar("_T")
+
+
+class Action(Protocol):
+    """A game's action value: hashable, with `int()` its id in the game's action space (the RL id, the
+    index of `legal_action_mask`) and `str()` round-tripping through `Game.parse_action`. An `IntEnum`
+    (a fixed action set) or a `cardlab.core.actions.IndexedAction` (one built at run time) is one."""
+
+    def __int__(self) -> int: ...
+
+    def __hash__(self) -> int: ...
+
+
+ActionT = TypeVar("ActionT", bound=Action)
+"""A game's own action class (`SteppingState`'s parameter)."""
 
 HiddenGroup = list[tuple[str, list[int] | None]]
 """Zones (and slot indices, None for all) whose cards may be re-dealt among each other."""
@@ -60,6 +73,14 @@ Policy = Callable[["State", random.Random], Action]
 Evaluator = Callable[["State", Player], float]
 """(state, player) -> the player's estimated chance of winning, in [0, 1], from what that player may
 know: where a search stops its rollout before the game's end."""
+
+
+def _checked(value: object, kind: type[_T], where: str) -> _T:
+    """`value`, found by convention in a game's package (a module, a constant, what a hook returned), if it
+    is the `kind` the hook promises; a TypeError naming `where` otherwise, not an error far from the cause."""
+    if not isinstance(value, kind):
+        raise TypeError(f"{where} is a {type(value).__name__}, not a {kind.__name__}")
+    return value
 
 
 class Game(ABC):
@@ -174,7 +195,11 @@ class Game(ABC):
         """The text renderer of the terminal client and the web app's event lines: the `render`
         module of the game's package, else `PlainRenderer`."""
         module = cls._own_module("render")
-        return cast("Renderer", module) if module is not None else PlainRenderer()
+        if module is None:
+            return PlainRenderer()
+        if not isinstance(module, Renderer):  # a protocol: `_checked` takes concrete classes only
+            raise TypeError(f"{module.__name__} lacks what a Renderer has (WINDOW_HINTS, render_board, ...)")
+        return module
 
     @classmethod
     def web_assets(cls) -> Mapping[str, Traversable]:
@@ -186,13 +211,17 @@ class Game(ABC):
     def profile(cls) -> GameProfile | None:
         """The game's catalog profile (`cardlab games`): `PROFILE` of its package's `profile` module."""
         module = cls._own_module("profile")
-        return None if module is None else cast("GameProfile", module.PROFILE)
+        return None if module is None else _checked(module.PROFILE, GameProfile, f"{module.__name__}.PROFILE")
 
     def encoding(self) -> Encoding | None:
         """This game's observation tensor for learning agents (`cardlab.core.encoding`): `make_encoding(game)`
         of its package's `encoding` module; it depends on the config (e.g. the card set)."""
         module = self._own_module("encoding")
-        return None if module is None else cast("Encoding", module.make_encoding(self))
+        if module is None:
+            return None
+        from cardlab.core.encoding import Encoding  # numpy: loaded for learning agents only
+
+        return _checked(module.make_encoding(self), Encoding, f"{module.__name__}.make_encoding")
 
     @classmethod
     def _package(cls) -> str:
@@ -215,7 +244,8 @@ class Game(ABC):
         every client; None for an unknown card. By default `card_words(game, card)` of the package's
         `words` module."""
         module = self._own_module("words")
-        return None if module is None else cast("CardWords | None", module.card_words(self, card))
+        words = None if module is None else module.card_words(self, card)
+        return None if words is None else _checked(words, CardWords, "card_words")
 
     def glossary(self) -> Mapping[str, str]:
         """Every keyword, skill and key rule of the game -> one or two sentences in player words ending
@@ -376,7 +406,7 @@ class State(ABC):
             raise TypeError(f"{self.game.name} has no fixed action space")
         mask = [False] * size
         for action in self.legal_actions():
-            mask[int(action)] = True  # type: ignore[call-overload]
+            mask[int(action)] = True
         return mask
 
     def infoset(self, player: Player) -> InfoSet:
@@ -390,27 +420,28 @@ class State(ABC):
         return InfoSet._lazy(self, player, legal)
 
 
-class SteppingState(State):
+class SteppingState(State, Generic[ActionT]):
     """A state that applies automatic steps and single-option decisions itself.
 
     Subclasses say what is legal at the current point (`_compute_legal`, which may run automatic
     steps on the way) and how one action changes the state (`_do`); this class keeps the state
-    resting at real choices only, as every game's forced-window rule asks.
+    resting at real choices only, as every game's forced-window rule asks. `ActionT` is the game's
+    action class: what `_compute_legal` offers and `_do` takes.
     """
 
-    _legal: tuple[Action, ...]
+    _legal: tuple[ActionT, ...]
 
     @abstractmethod
-    def _compute_legal(self) -> tuple[Action, ...]: ...
+    def _compute_legal(self) -> tuple[ActionT, ...]: ...
 
     @abstractmethod
-    def _do(self, action: Action) -> None: ...
+    def _do(self, action: ActionT) -> None: ...
 
-    def legal_actions(self) -> tuple[Action, ...]:
+    def legal_actions(self) -> tuple[ActionT, ...]:
         return self._legal
 
     def _apply_legal(self, action: Action) -> None:
-        self._do(action)
+        self._do(cast(ActionT, action))  # `apply` checked that it is one of `self._legal`
         self._advance()
 
     def _advance(self) -> None:

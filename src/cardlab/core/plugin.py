@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module, resources
 from importlib.resources.abc import Traversable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -196,6 +196,7 @@ class Lab:
     """The table of the entrants and card files `entrants_option` and `--cards` name."""
 
 
+@runtime_checkable
 class Renderer(Protocol):
     """A game's text renderer (its `render` module): the terminal board and event lines."""
 

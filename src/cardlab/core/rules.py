@@ -212,3 +212,12 @@ class RuledConfig:
     def rule(self, name: str) -> str:
         """The value of rule option `name` in this config: its default unless `rules` sets it."""
         return rule_value(self.RULE_OPTIONS, self.rules, name)
+
+    def _rule_fields_json(self) -> dict[str, Any]:
+        """`rules` (and `patches`) for the config's JSON, each left out when empty: a default config's
+        JSON (and fingerprint) is the same as before the field existed."""
+        data: dict[str, Any] = {"rules": dict(self.rules)} if self.rules else {}
+        patches: Patches = getattr(self, "patches", ())
+        if patches:
+            data["patches"] = list(patches)
+        return data

@@ -40,14 +40,14 @@ def action_mask(state: State, player: Player, actions: int) -> npt.NDArray[np.in
     """1 for each legal action id when `player` is to move; all 0 otherwise."""
     mask = np.zeros(actions, dtype=np.int8)
     if state.current_player() == player:
-        mask[[int(action) for action in state.legal_actions()]] = 1  # type: ignore[call-overload]
+        mask[[int(action) for action in state.legal_actions()]] = 1
     return mask
 
 
 def legal_by_id(state: State, action_id: int) -> Any | None:
     """The legal action with this id, or None."""
     for action in state.legal_actions():
-        if int(action) == int(action_id):  # type: ignore[call-overload]
+        if int(action) == int(action_id):
             return action
     return None
 

@@ -226,7 +226,7 @@ class OpenSpielState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self._deal is not None
-        return sorted(int(action) for action in self._deal.state.legal_actions())  # type: ignore[call-overload]
+        return sorted(int(action) for action in self._deal.state.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         deals = self.get_game().deals
@@ -309,7 +309,7 @@ class CardlabBot(pyspiel.Bot):
             raise CardlabError("a bot does not choose the deal")
         player = world.current_player()
         assert player is not None
-        return int(self.agent.act(world.infoset(player), self.rng))  # type: ignore[call-overload]
+        return int(self.agent.act(world.infoset(player), self.rng))
 
     def restart_at(self, state: OpenSpielState) -> None:
         return None

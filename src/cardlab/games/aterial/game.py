@@ -9,9 +9,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from cardlab.core.actions import IndexedAction
-from cardlab.core.carddata import CardDataError
 from cardlab.core.datacheck import DataRules
-from cardlab.core.decks import CARD_FILES_OPTION, SeatDecks, seat_decks_options
+from cardlab.core.decks import CARD_FILES_OPTION, SeatDecks, read_deck_config, seat_decks_options
 from cardlab.core.errors import PositionError
 from cardlab.core.game import PLAYER_NAMES, Game, parse_player
 from cardlab.core.plugin import Choice, ConfigOption, Kernels, OptionValue, seat_values
@@ -38,8 +37,10 @@ from cardlab.games.aterial.cards import (
     packaged_deck,
     validate_deck,
 )
-from cardlab.games.aterial.state import OPENING_HAND, W_MULLIGAN, AterialState
+from cardlab.games.aterial.state import OPENING_HAND, POSITION_KEYS, W_MULLIGAN, AterialState
 from cardlab.games.aterial.variants import RULE_OPTIONS, RuleFlags
+
+_CONFIG_KEYS = ("decks", "leaders", "first", "cards", "rules", "patches")
 
 
 @dataclass(frozen=True)
@@ -68,44 +69,20 @@ class AterialConfig(RuledConfig):
             "first": self.first,
             "cards": None if self.cards is None else list(self.cards),
         }
-        # Both left out when empty: a default config's JSON (and fingerprint) is unchanged.
-        if self.rules:
-            data["rules"] = dict(self.rules)
-        if self.patches:
-            data["patches"] = list(self.patches)
-        return data
+        return data | self._rule_fields_json()
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> AterialConfig:
-        if not isinstance(data, Mapping):
-            raise PositionError("config", "expected an object with decks, leaders, first, cards")
-        unknown = sorted(set(data) - {"decks", "leaders", "first", "cards", "rules", "patches"})
-        if unknown:
-            raise PositionError(f"config.{unknown[0]}", "unknown field")
-        decks = data.get("decks", {"P1": "D1", "P2": "D2"})
-        leaders = data.get("leaders") or {"P1": None, "P2": None}
-        for field, value in (("config.decks", decks), ("config.leaders", leaders)):
-            if not isinstance(value, Mapping) or set(value) != {"P1", "P2"}:
-                raise PositionError(field, 'expected {"P1": ..., "P2": ...}')
-        for seat in PLAYER_NAMES:
-            if not isinstance(decks[seat], str) or not decks[seat]:
-                raise PositionError(f"config.decks.{seat}", "expected a packaged deck id or a deck file path")
-            if leaders[seat] is not None and (not isinstance(leaders[seat], str) or not leaders[seat]):
+        def check_leader(seat: str, leader: Any) -> None:
+            if leader is not None and (not isinstance(leader, str) or not leader):
                 raise PositionError(f"config.leaders.{seat}", "expected null or a leader card id")
+
+        decks, leaders, cards = read_deck_config(data, _CONFIG_KEYS, "leaders", ("D1", "D2"), check_leader)
         first = data.get("first")
         if first is not None and first not in PLAYER_NAMES:
             raise PositionError("config.first", "expected null, 'P1' or 'P2'")
-        cards = data.get("cards")
-        if cards is not None and (not isinstance(cards, list) or not all(isinstance(c, str) for c in cards)):
-            raise PositionError("config.cards", "expected null or a list of card file paths")
-        return cls(
-            (decks["P1"], decks["P2"]),
-            (leaders["P1"], leaders["P2"]),
-            first,
-            None if cards is None else tuple(cards),
-            check_rules(RULE_OPTIONS, data.get("rules")),
-            check_patches(data.get("patches")),
-        )
+        rules, patches = check_rules(RULE_OPTIONS, data.get("rules")), check_patches(data.get("patches"))
+        return cls(decks, (leaders["P1"], leaders["P2"]), first, cards, rules, patches)
 
 
 class Aterial(SeatDecks[Deck], Game):
@@ -147,22 +124,7 @@ class Aterial(SeatDecks[Deck], Game):
         ),
         CARD_FILES_OPTION,
     )
-    position_keys = (
-        "game",
-        "config",
-        "turn",
-        "active",
-        "first",
-        "window",
-        "chooser",
-        "pending",
-        "triggers",
-        "shuffle_seed",
-        "players",
-        "winner",
-        "draw",
-        "reason",
-    )
+    position_keys = POSITION_KEYS
 
     rule_options = RULE_OPTIONS
     card_patches = True  # config.patches edit the card data before it is checked (cards.load_card_set)
@@ -302,15 +264,7 @@ class Aterial(SeatDecks[Deck], Game):
         """Load a position; its own config (card set, decks) wins over this game's."""
         from cardlab.games.aterial.position import load_position
 
-        if not isinstance(data, Mapping):
-            raise PositionError("position", "expected a JSON object")
-        if data.get("config") == self.config_json():
-            return load_position(self, data)
-        try:
-            game = Aterial.from_config(data.get("config", {}))
-        except CardDataError as error:
-            raise PositionError("config.cards", str(error)) from None
-        return load_position(game, data)
+        return load_position(self.position_game(data), data)
 
     def parse_action(self, text: str) -> IndexedAction:
         return self.actions.space.parse(text)

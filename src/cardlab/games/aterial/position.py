@@ -16,6 +16,7 @@ from cardlab.games.aterial.board import SQUARE_INDEX, SQUARE_NAMES
 from cardlab.games.aterial.cards import CardDef
 from cardlab.games.aterial.state import (
     EMPTY,
+    POSITION_KEYS,
     W_ABILITY_TARGET,
     W_ATTACK_TARGET,
     W_BLOCK,
@@ -28,22 +29,7 @@ from cardlab.games.aterial.state import (
     Trigger,
 )
 
-_KEYS = {
-    "game",
-    "config",
-    "turn",
-    "active",
-    "first",
-    "window",
-    "chooser",
-    "pending",
-    "triggers",
-    "shuffle_seed",
-    "players",
-    "winner",
-    "draw",
-    "reason",
-}
+_KEYS = frozenset(POSITION_KEYS)
 _PLAYER_KEYS = {"lp", "deck", "hand", "discard", "removed", "field"}
 _UNIT_KEYS = {"card", "ready", "damage", "moves", "devoured", "attack_bonus"}
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardlab.core.actions import IndexedAction
 from cardlab.core.errors import IllegalActionError
@@ -33,6 +33,10 @@ if TYPE_CHECKING:
 EMPTY = -1
 HAND_LIMIT = 6  # A13.2 (the default of rule option hand_limit)
 OPENING_HAND = 5  # A6.3
+
+POSITION_KEYS = ("game", "config", "turn", "active", "first", "window", "chooser", "pending", "triggers",
+                 "shuffle_seed", "players", "winner", "draw", "reason")  # fmt: skip
+"""The top-level fields of a position JSON (`position()`; `Aterial.position_keys`, read by `load_position`)."""
 
 # Windows (decision points and resting points of the position JSON).
 WINDOWS = (
@@ -77,7 +81,7 @@ class Trigger(NamedTuple):
     """The instance whose ability it is."""
 
 
-class AterialState(SteppingState):
+class AterialState(SteppingState[IndexedAction]):
     """A position of Aterial; see `cardlab.games.aterial.position` for its JSON form."""
 
     __slots__ = (
@@ -258,7 +262,7 @@ class AterialState(SteppingState):
     def why_illegal(self, action: Action) -> str:
         from cardlab.games.aterial.explain import why_illegal
 
-        return why_illegal(self, cast(IndexedAction, action))
+        return why_illegal(self, action) if isinstance(action, IndexedAction) else ""
 
     def turn_number(self) -> int:
         return self.turn
@@ -754,8 +758,8 @@ class AterialState(SteppingState):
 
     # -- decisions --------------------------------------------------------------------------
 
-    def _do(self, action: Action) -> None:
-        _HANDLERS[self.window](self, cast(IndexedAction, action))  # only ever one of this state's legal actions
+    def _do(self, action: IndexedAction) -> None:
+        _HANDLERS[self.window](self, action)
 
     def _on_mulligan(self, action: IndexedAction) -> None:
         """A6.4: redraw 5, then shuffle the old 5 into the deck; first player decides first.

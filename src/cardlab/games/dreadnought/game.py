@@ -9,9 +9,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from cardlab.core.actions import IndexedAction
-from cardlab.core.carddata import CardDataError
 from cardlab.core.datacheck import DataRules
-from cardlab.core.decks import CARD_FILES_OPTION, SeatDecks, seat_decks_options
+from cardlab.core.decks import CARD_FILES_OPTION, SeatDecks, read_deck_config, seat_decks_options
 from cardlab.core.errors import CardlabError, PositionError
 from cardlab.core.game import PLAYER_NAMES, Game
 from cardlab.core.plugin import Choice, ConfigOption, OptionValue, seat_values
@@ -39,7 +38,7 @@ from cardlab.games.dreadnought.cards import (
     packaged_deck,
     validate_deck,
 )
-from cardlab.games.dreadnought.state import DUMMY_SLOTS, DreadnoughtState
+from cardlab.games.dreadnought.state import DUMMY_SLOTS, POSITION_KEYS, DreadnoughtState
 from cardlab.games.dreadnought.variants import DRAW_COUNTS, RULE_OPTIONS, TIE_REVEAL_COUNTS
 
 DUMMY_CARD = CardDef(id="dummy", type="unit", name="", cluster=(), size="S", bp=50)
@@ -75,39 +74,22 @@ class DreadnoughtConfig(RuledConfig):
             },
             "cards": None if self.cards is None else list(self.cards),
         }
-        if self.rules:  # left out at the defaults: a default config's JSON (and fingerprint) is unchanged
-            data["rules"] = dict(self.rules)
-        if self.patches:
-            data["patches"] = list(self.patches)
-        return data
+        return data | self._rule_fields_json()
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> DreadnoughtConfig:
-        if not isinstance(data, Mapping):
-            raise PositionError("config", f"expected an object with {', '.join(_CONFIG_KEYS[:3])}")
-        unknown = sorted(set(data) - set(_CONFIG_KEYS))
-        if unknown:
-            raise PositionError(f"config.{unknown[0]}", "unknown field")
-        decks = data.get("decks", {"P1": "ember_spark", "P2": "tide_grove"})
-        casters = data.get("casters") or {"P1": None, "P2": None}
-        for field, value in (("config.decks", decks), ("config.casters", casters)):
-            if not isinstance(value, Mapping) or set(value) != {"P1", "P2"}:
-                raise PositionError(field, 'expected {"P1": ..., "P2": ...}')
-        for seat in PLAYER_NAMES:
-            if not isinstance(decks[seat], str):
-                raise PositionError(f"config.decks.{seat}", "expected a packaged deck id or a deck file path")
-            pair = casters[seat]
+        def check_pair(seat: str, pair: Any) -> None:
             if pair is not None and not (
                 isinstance(pair, list) and len(pair) == 2 and all(isinstance(c, str) for c in pair)
             ):
                 raise PositionError(f"config.casters.{seat}", "expected null or a list of two caster ids")
-        cards = data.get("cards")
-        if cards is not None and (not isinstance(cards, list) or not all(isinstance(c, str) for c in cards)):
-            raise PositionError("config.cards", "expected null or a list of card file paths")
+
+        default = ("ember_spark", "tide_grove")
+        decks, casters, cards = read_deck_config(data, _CONFIG_KEYS, "casters", default, check_pair)
         p1, p2 = (None if casters[seat] is None else (casters[seat][0], casters[seat][1]) for seat in PLAYER_NAMES)
         rules = check_rules(RULE_OPTIONS, data.get("rules"))
         patches = check_patches(data.get("patches"))
-        return cls((decks["P1"], decks["P2"]), (p1, p2), None if cards is None else tuple(cards), rules, patches)
+        return cls(decks, (p1, p2), cards, rules, patches)
 
 
 def caster_pair(text: str) -> tuple[str, str] | None:
@@ -152,22 +134,7 @@ class Dreadnought(SeatDecks[Deck], Game):
         ),
         CARD_FILES_OPTION,
     )
-    position_keys = (
-        "game",
-        "config",
-        "turn",
-        "phase",
-        "first",
-        "token",
-        "players",
-        "attack",
-        "triggers",
-        "cost_reduction",
-        "stack",
-        "winner",
-        "draw",
-        "reason",
-    )
+    position_keys = POSITION_KEYS
 
     rule_options = RULE_OPTIONS
     card_patches = True
@@ -339,15 +306,7 @@ class Dreadnought(SeatDecks[Deck], Game):
         """Load a position; its own config (card set, decks) wins over this game's."""
         from cardlab.games.dreadnought.position import load_position
 
-        if not isinstance(data, Mapping):
-            raise PositionError("position", "expected a JSON object")
-        if data.get("config") == self.config_json():
-            return load_position(self, data)
-        try:
-            game = Dreadnought.from_config(data.get("config", {}))
-        except CardDataError as error:
-            raise PositionError("config.cards", str(error)) from None
-        return load_position(game, data)
+        return load_position(self.position_game(data), data)
 
     def parse_action(self, text: str) -> IndexedAction:
         return self.actions.space.parse(text)

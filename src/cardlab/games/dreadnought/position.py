@@ -25,14 +25,14 @@ from cardlab.games.dreadnought.state import (
     ENGRAVE,
     IDOL_AREA,
     PHASES,
+    POSITION_KEYS,
     TIE_REVEALS,
     WEAKEN,
     DreadnoughtState,
     Play,
 )
 
-_KEYS = {"game", "config", "turn", "phase", "first", "token", "players", "attack", "triggers", "cost_reduction",
-         "stack", "winner", "draw", "reason"}  # fmt: skip
+_KEYS = frozenset(POSITION_KEYS)
 _PLAYER_KEYS = {"deck", "hand", "known_hand", "discard", "speed", "gear", "mulligan", "limbo", "placement", "bursts",
                 "engraves", "BA1", "BA2", "idol", "speed_shift", "geared"}  # fmt: skip
 _OBJECT_KEYS = {"card", "dummy", "known", "checked", "enchants", "attached", "arms", "bp_mod", "shield", "moved"}

@@ -53,16 +53,20 @@ if TYPE_CHECKING:
     from cardlab.games.dreadnought.game import Dreadnought
 
 __all__ = ["ACTION_TURN_CAP", "AREA_UNITS", "AREA_WEIGHT", "BA1", "BA2", "BOOST", "DUMMY_BP", "DUMMY_SLOTS", "EMPTY",
-           "ENCHANT_BP", "ENGRAVE", "HAND_LIMIT", "IDOL_AREA", "MAX_ENGRAVES", "OPENING_HAND", "PHASES", "TIE_REVEALS",
-           "TURN_CAP", "WEAKEN", "DreadnoughtState", "Frame", "Play"]  # fmt: skip
+           "ENCHANT_BP", "ENGRAVE", "HAND_LIMIT", "IDOL_AREA", "MAX_ENGRAVES", "OPENING_HAND", "PHASES",
+           "POSITION_KEYS", "TIE_REVEALS", "TURN_CAP", "WEAKEN", "DreadnoughtState", "Frame", "Play"]  # fmt: skip
 """The state and, for the modules that read positions, the constants and `Play` of `frames`."""
 
+
+POSITION_KEYS = ("game", "config", "turn", "phase", "first", "token", "players", "attack", "triggers",
+                 "cost_reduction", "stack", "winner", "draw", "reason")  # fmt: skip
+"""The top-level fields of a position JSON (`position()`; `Dreadnought.position_keys`, read by `load_position`)."""
 
 _CONTINUATIONS = frozenset({"dest", "move_to", "target", "pay_src", "pay_discard"})
 """Decision kinds that finish the choice the player's previous action began (`continues_decision`)."""
 
 
-class DreadnoughtState(SteppingState):
+class DreadnoughtState(SteppingState[IndexedAction]):
     """A position of Dreadnought; see `cardlab.games.dreadnought.position` for its JSON form."""
 
     def __init__(self, game: Dreadnought, cards: tuple[CardDef, ...], owner: tuple[int, ...], record_events: bool):

@@ -32,12 +32,12 @@ from cardlab.games.edelweiss.cards import (
 )
 from cardlab.games.edelweiss.config import EdelweissConfig
 from cardlab.games.edelweiss.lab import VARIANT_OPTION
-from cardlab.games.edelweiss.state import EdelweissState
+from cardlab.games.edelweiss.state import POSITION_KEYS, EdelweissState
 from cardlab.games.edelweiss.variants import RULE_OPTIONS
 
 
 def _skills_text(skills: Skill) -> str:
-    return " + ".join(skill.name.replace("_", " ").title() for skill in Skill if skill & skills)  # type: ignore[union-attr]
+    return " + ".join((skill.name or "").replace("_", " ").title() for skill in Skill if skill & skills)
 
 
 _CHARACTER_CHOICES = tuple(
@@ -84,8 +84,7 @@ class Edelweiss(Game):
     )
     rule_options = RULE_OPTIONS
     num_actions = N_ACTIONS
-    position_keys = ("game", "config", "turn", "turn_player", "window", "deck", "discard", "players", "attack",
-                     "winner", "win_reason", "revealed")  # fmt: skip
+    position_keys = POSITION_KEYS
 
     def __init__(self, config: EdelweissConfig | None = None) -> None:
         self.config = config or EdelweissConfig()

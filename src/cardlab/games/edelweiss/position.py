@@ -25,10 +25,9 @@ from cardlab.games.edelweiss.cards import (
     parse_field_entry,
 )
 from cardlab.games.edelweiss.config import EdelweissConfig
-from cardlab.games.edelweiss.state import DEFENSE_NAMES, NO_CARD, EdelweissState
+from cardlab.games.edelweiss.state import DEFENSE_NAMES, NO_CARD, POSITION_KEYS, EdelweissState
 
-_POSITION_KEYS = {"game", "config", "turn", "turn_player", "window", "deck", "discard", "players", "attack",
-                  "winner", "win_reason", "revealed"}  # fmt: skip
+_POSITION_KEYS = frozenset(POSITION_KEYS)
 _ATTACK_KEYS = ("spade", "defense", "guard_card", "blocker", "counter", "pursuit_club")
 
 

@@ -9,7 +9,7 @@ until a real choice (two or more legal actions) or the end of the game.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from cardlab.core.events import Event, EventLog
 from cardlab.core.game import Action, HiddenGroup, Outcome, Player, SteppingState, player_name
@@ -36,6 +36,11 @@ if TYPE_CHECKING:
     from cardlab.games.edelweiss.game import Edelweiss
 
 NO_CARD = -1
+
+POSITION_KEYS = ("game", "config", "turn", "turn_player", "window", "deck", "discard", "players", "attack",
+                 "winner", "win_reason", "revealed")  # fmt: skip
+"""The top-level fields of an E14.5 position JSON (`position()`; `Edelweiss.position_keys`, read by
+`load_position`)."""
 
 # Defense kinds of the attack sequence (E5.0), as stored in `State.defense`.
 NO_DEFENSE_YET, GUARD, BLOCK, FIELD_GUARD = range(4)
@@ -74,7 +79,7 @@ def _find(field: list[int], pattern: int) -> int:
     return -1
 
 
-class EdelweissState(SteppingState):
+class EdelweissState(SteppingState[A]):
     """A position of Edelweiss; see `cardlab.games.edelweiss.position` for its JSON form."""
 
     __slots__ = (
@@ -223,7 +228,7 @@ class EdelweissState(SteppingState):
     def why_illegal(self, action: Action) -> str:
         from cardlab.games.edelweiss.explain import why_illegal
 
-        return why_illegal(self, cast(A, action))
+        return why_illegal(self, action) if isinstance(action, A) else ""
 
     def _log(self, kind: str, secret: dict[str, Any] | None = None, **public: Any) -> None:
         """Record an event; callers check `self.events` first so that no text is built when off."""
@@ -352,9 +357,9 @@ class EdelweissState(SteppingState):
 
     # -- actions ----------------------------------------------------------------------------
 
-    def _do(self, action: Action) -> None:
+    def _do(self, action: A) -> None:
         """Apply one action at the current window and move to the next window (no advancing)."""
-        _HANDLERS[cast(A, action)](self)  # only ever one of this state's legal actions
+        _HANDLERS[action](self)
 
     def _summon(self, suit: int) -> None:
         """E4.1/E4.2: hearts enter upright, spades and clubs tapped (clubs upright with Wizard, E8.3)."""
