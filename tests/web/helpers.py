@@ -217,3 +217,34 @@ def describes_unseen(view: dict) -> list[str]:
     texts = [*_strings(shown), *_keys(shown)]
     words = {word for text in texts for word in _WORD_SPLIT.split(text)}
     return sorted(set(view.get("cards", {})) - words)
+
+
+# -- stats changed from the printed card ----------------------------------------------------------
+
+
+def _printed(entry: dict, label: str) -> int | None:
+    found = re.search(rf"\b{label} (\d+)", str(entry["stats"]))
+    return int(found.group(1)) if found else None
+
+
+def changed_stats(game: str, view: dict) -> dict[str, int]:
+    """The board's stats that differ from the printed card in `view` (Aterial's ATK and HP, Dreadnought's
+    BP), as a CSS selector of the stat on the board -> the printed value."""
+    obs, cards = view["observation"], view["cards"]
+    expected: dict[str, int] = {}
+    for seat, player in obs["players"].items():
+        if game == "aterial":
+            for square, unit in player["field"].items():
+                for label, key in (("ATK", "attack"), ("HP", "hp")):
+                    printed = _printed(cards[unit["card"]], label) if unit and unit["card"] in cards else None
+                    if printed is not None and unit.get(key) is not None and unit[key] != printed:
+                        expected[f'[data-square="{seat}:{square}"] .{label.lower()}'] = printed
+        elif game == "dreadnought":
+            places = {
+                f"{area}.U{k + 1}": unit for area in ("BA1", "BA2") for k, unit in enumerate(player[area]["units"])
+            }
+            for place, unit in {**places, "IDOL": player.get("idol")}.items():
+                printed = _printed(cards[unit["card"]], "BP") if unit and unit.get("card") in cards else None
+                if printed is not None and not unit.get("dummy") and unit.get("bp") != printed:
+                    expected[f'[data-slot="{seat}:{place}"] .bp'] = printed
+    return expected

@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from cardlab.web.app import create_app
-from tests.web.helpers import act, create, get_view, serve
+from tests.web.helpers import act, changed_stats, create, get_view, serve
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -221,6 +221,9 @@ def test_aterial_a_card_then_a_square_and_a_unit_then_its_target(tmp_path: Path)
             square = str(target.get_attribute("data-square"))
             unit = aiming["observation"]["players"]["P2"]["field"][square.split(":")[1]]["card"]
             named = f"Target {aiming['cards'][unit]['name']} ({square})"  # the unit by name, not "P2:F1"
+            chosen = aiming["observation"]["players"]["P1"]["field"][attacker]["card"]
+            pending = page.locator("#pending").inner_text()  # the attacker by name too
+            assert f"{aiming['cards'][chosen]['name']} (P1:{attacker})" in pending, pending
             assert target.get_attribute("aria-label") == named
             assert page.locator(f'#legal button[data-action="TARGET {square}"] .label').inner_text() == named
             target.click()
@@ -254,3 +257,126 @@ def test_aterial_a_card_that_cannot_be_deployed_says_why(tmp_path: Path) -> None
             assert reason in notice.inner_text()
             assert notice.bounding_box()["y"] < VIEWPORT["height"]  # said where the player looks
         assert get_view(client, game_id, token)["version"] == view["version"]
+
+
+def _click_says_why(page: Any, selector: str, reason: str) -> None:
+    """A click on the card at `selector` shows the server's reason where the player looks."""
+    page.locator(selector).first.click(position={"x": 4, "y": 30})
+    notice = page.locator("#notice")
+    notice.wait_for(state="visible")
+    assert reason in notice.inner_text(), (notice.inner_text(), reason)
+    box = notice.bounding_box()
+    assert box is not None and box["y"] < VIEWPORT["height"]  # said where the player looks
+
+
+def test_dreadnought_a_card_that_cannot_be_cast_says_why(tmp_path: Path) -> None:
+    """In the cast actions, a hand card that cannot be cast or played now (too expensive, no room, a code
+    out of its timing) says why when clicked (D8.2, D12.4) and plays nothing; if it may still go down as a
+    dummy, the dummy stays an explicit choice in its bar."""
+    with _game(tmp_path, "dreadnought", None, 3) as (base, client, game_id, url):
+        token = _token(url)
+
+        def stuck(v: dict) -> list[str]:
+            if v["observation"]["window"] != "cast_window":
+                return []
+            played = {a.split()[1] for a in v["legal"] if a.startswith(("CAST ", "PLAY "))}
+            return [card for card in v["observation"]["players"]["P1"]["hand"] if card not in played]
+
+        view = _advance(client, game_id, token, lambda v: bool(stuck(v)), _first_of("KEEP", "CAST", "TO ", "DONE"))
+        card = stuck(view)[0]
+        verb = "PLAY" if str(view["cards"][card]["stats"]).startswith("code") else "CAST"
+        answer = client.post(f"/api/games/{game_id}/explain", json={"token": token, "action": f"{verb} {card}"}).json()
+        assert answer["legal"] is False and answer["reason"], answer
+        dummies = sorted(a for a in view["legal"] if a.startswith(f"DUMMY {card} "))
+        with _page(base, url) as page:
+            _click_says_why(
+                page, f'.hand-zone.mine .dcard[data-card="{card}"][data-explain="{verb} {card}"]', answer["reason"]
+            )
+            bar = page.locator(f'.choice-bar[data-selected="card:{card}"] button[data-action]')
+            assert sorted(bar.nth(i).get_attribute("data-action") for i in range(bar.count())) == dummies
+        assert get_view(client, game_id, token)["version"] == view["version"]
+
+
+def test_edelweiss_a_card_that_cannot_be_played_says_why(tmp_path: Path) -> None:
+    """In the attack phase a hand card cannot be summoned: a click on it says so (E4.1, E5.1), and plays nothing."""
+    config = {"deck": "skills", "standard": "accel2", "characters": {"P1": "GARU", "P2": "EAGLE"}}
+    with _game(tmp_path, "edelweiss", config, 3) as (base, client, game_id, url):
+        token = _token(url)
+
+        def stuck(v: dict) -> list[str]:
+            if v["observation"]["window"] != "attack":
+                return []
+            return [card for card in v["observation"]["players"]["P1"]["hand"] if isinstance(card, str)]
+
+        view = _advance(client, game_id, token, lambda v: bool(stuck(v)), _first_of("SUMMON", "GUARD", "END_TURN"))
+        card = stuck(view)[0]
+        action = f"SUMMON {card[-1]}"
+        answer = client.post(f"/api/games/{game_id}/explain", json={"token": token, "action": action}).json()
+        assert answer["legal"] is False and answer["reason"], answer
+        with _page(base, url) as page:
+            _click_says_why(
+                page, f'.hand-zone.mine .card[data-card="{card}"][data-explain="{action}"]', answer["reason"]
+            )
+        assert get_view(client, game_id, token)["version"] == view["version"]
+
+
+def _checked_places(view: dict) -> list[str]:
+    """The field places ("P1:BA1.U1", "P2:BA2.C") whose card is checked, from a view's observation."""
+    places = []
+    for seat, player in view["observation"]["players"].items():
+        for area in ("BA1", "BA2"):
+            block = player[area]
+            if (block.get("caster") or {}).get("checked"):
+                places.append(f"{seat}:{area}.C")
+            places += [
+                f"{seat}:{area}.U{k + 1}"
+                for k, unit in enumerate(block.get("units", []))
+                if unit and unit.get("checked")
+            ]
+    return places
+
+
+def test_dreadnought_a_checked_card_is_marked_and_stays_upright(tmp_path: Path) -> None:
+    """Issue #35 items 3 and 5: a checked unit or caster (D12.3, after it attacks) keeps its text upright and
+    readable, with a "checked" mark that explains itself; nothing on the board is turned on its side; a BP
+    that differs from the printed card shows the printed BP struck through beside it; a caster at 0 HP
+    is marked DOWN (D13.5)."""
+    with _game(tmp_path, "dreadnought", None, 3) as (base, client, game_id, url):
+        token = _token(url)
+        choose = _first_of("KEEP", "PLAY", "USE", "ATTACKER", "ATTACK", "CAST", "TO ", "DONE", "PASS")
+        view = _advance(
+            client, game_id, token, lambda v: bool(_checked_places(v) and changed_stats("dreadnought", v)), choose
+        )
+        places = _checked_places(view)
+        with _page(base, url) as page:
+            changed = changed_stats("dreadnought", view)  # a BP changed by an effect: the printed BP struck through
+            assert page.locator("#board .printed").count() == len(changed), changed
+            for selector, printed in changed.items():
+                assert page.locator(f"{selector} .printed").inner_text() == str(printed), selector
+            for place in places:
+                slot = page.locator(f'[data-slot="{place}"]')
+                assert "checked" in (slot.get_attribute("class") or ""), place
+                face = slot.locator(":is(.dunit, .dcaster)")
+                assert face.locator(".state-mark[data-term='check']").inner_text().lower() == "checked", place
+                assert face.evaluate("(n) => getComputedStyle(n).transform") == "none", place
+            turned = page.locator("#board *").evaluate_all(
+                "nodes => nodes.filter((n) => /matrix\\(0, ?[-]?1/.test(getComputedStyle(n).transform)).length"
+            )
+            assert turned == 0  # no quarter turn anywhere on the board
+            page.locator(f'[data-slot="{places[0]}"] .state-mark').hover()
+            page.locator("#popover").wait_for(state="visible")
+            assert "check" in page.locator("#popover").inner_text().lower()
+            # the same board with P2's BA1 caster at 0 HP (D13.5): it reads DOWN, a term that explains itself
+            down = page.evaluate(
+                """async (view) => {
+                    const renderer = await import("/static/render/dreadnought.js");
+                    view.observation.players.P2.BA1.hp = 0;
+                    const box = document.createElement("div");
+                    renderer.render(view, box, null);
+                    const slot = box.querySelector('[data-slot="P2:BA1.C"]');
+                    const mark = slot.querySelector(".down-mark");
+                    return [slot.classList.contains("down"), mark && mark.textContent, mark && mark.dataset.term];
+                }""",
+                view,
+            )
+            assert down == [True, "DOWN", "down"], down

@@ -19,6 +19,7 @@ sync_api = pytest.importorskip("playwright.sync_api")
 CHROMIUM = Path("/usr/bin/chromium")
 STATIC = Path(__file__).resolve().parents[2] / "src" / "cardlab" / "web" / "static"
 GAME_TIMEOUT = 60.0
+SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="Debian's Chromium is not installed (/usr/bin/chromium; apt-get install chromium)"
@@ -35,7 +36,31 @@ def test_front_end_files_exist() -> None:
         assert element in html, element
 
 
+def png_size(path: Path) -> tuple[int, int]:
+    """A PNG's width and height, from its header."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", path
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def screenshots(page: Any, folder: Path, moment: str) -> list[Path]:
+    """The page at each size (desktop, then phone), saved as `MOMENT-SIZE.png`; the desktop size is kept."""
+    folder.mkdir(exist_ok=True)
+    taken = []
+    for size, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_function(f"window.innerWidth === {width}")
+        taken.append(folder / f"{moment}-{size}.png")
+        page.screenshot(path=str(taken[-1]))
+    width, height = SIZES["desktop"]
+    page.set_viewport_size({"width": width, "height": height})
+    return taken
+
+
 def test_browser_plays_a_game_to_the_end(tmp_path: Path) -> None:
+    """Edelweiss against the random agent, by clicks only; screenshots at the desktop and phone sizes, as
+    the game opens and as it ends, are saved under the test's temp dir (`screens/`)."""
+    shots_dir = tmp_path / "screens"
     seed = next(s for s in range(100) if first_mover("edelweiss", None, s) == "P1")
     app = create_app(tmp_path / "play.sqlite", agent_delay=0.0)
     console_errors: list[str] = []
@@ -49,26 +74,31 @@ def test_browser_plays_a_game_to_the_end(tmp_path: Path) -> None:
         with sync_api.sync_playwright() as p:
             browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox", "--headless=new"])
             try:
-                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                page = browser.new_page(viewport=dict(zip(("width", "height"), SIZES["desktop"], strict=True)))
                 page.on("console", lambda msg: msg.type == "error" and console_errors.append(msg.text))
                 page.on("pageerror", lambda exc: console_errors.append(str(exc)))
                 page.goto(base + url)
+                page.wait_for_selector("#legal button[data-action]")
+                shots = screenshots(page, shots_dir, "start")
                 clicks = play_in_browser(page)
+                shots += screenshots(page, shots_dir, "end")
                 result = page.locator("#result")
                 text = result.inner_text()
                 assert re.search(r"\bwin", text, re.IGNORECASE), text
                 winner = result.get_attribute("data-winner")
                 assert winner in ("P1", "P2")
                 assert page.locator("#log li").count() > 0, "the event log shows what happened"
-                shot = tmp_path / "game.png"
-                page.screenshot(path=str(shot), full_page=True)
             finally:
                 browser.close()
         with httpx.Client(base_url=base, timeout=10.0) as client:
             final = client.get(f"/api/games/{game_id}").json()
     assert final["status"] == "over" and final["result"]["winner"] == winner
     assert clicks > 0
-    assert shot.is_file() and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    expected = {f"{moment}-{size}.png" for moment in ("start", "end") for size in ("desktop", "phone")}
+    assert {path.name for path in shots_dir.iterdir()} == {path.name for path in shots} == expected
+    for shot in shots:  # each a PNG of the whole window at its size
+        size = shot.stem.split("-")[1]
+        assert png_size(shot) == SIZES[size], (shot.name, png_size(shot))
     assert not console_errors, console_errors
     app.state.manager.db.close()
 

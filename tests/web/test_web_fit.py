@@ -1,9 +1,10 @@
 """The board fits and explains itself, in a real browser (issue #35, items 1, 2, 5).
 
 For each game, at a desktop (1366x900) and a phone (390x844) size: the player's hand and the
-opponent's front row are on screen without scrolling, nothing scrolls sideways, the page says how the
-game is won, a keyword shows its glossary entry on hover and on a tap (without playing the card it sits
-on), a card shows its words, and no engine notation is left on the board. Screenshots of each board
+opponent's front row are on screen without scrolling, nothing scrolls sideways, on a phone the events
+log sits below the board, the page says how the game is won, a keyword shows its glossary entry on
+hover and on a tap (without playing the card it sits on), a card shows its words, and no engine
+notation is left on the board. Screenshots of each board
 are saved under the test's temp dir. Then the player ends their turn by a click: the AI's whole turn
 stays in view in the event box.
 """
@@ -21,7 +22,7 @@ import pytest
 
 from cardlab.core.cardwords import ENGINE_NOTATION
 from cardlab.web.app import create_app
-from tests.web.helpers import ATERIAL, EDELWEISS_SKILLS, act, create, get_view, serve
+from tests.web.helpers import ATERIAL, EDELWEISS_SKILLS, act, changed_stats, create, get_view, serve
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -114,6 +115,11 @@ def test_the_board_fits_and_explains_itself(tmp_path: Path, case: str) -> None:
                     box = page.locator(f'[data-zone="{zone}"]').bounding_box()
                     assert _inside(box, width, height), (size, zone, box)
                 assert page.evaluate("document.documentElement.scrollWidth") <= width, size  # nothing sideways
+                if size == "phone":  # one column: the board first, the events below it (scrolled to)
+                    board, log = page.locator("#board").bounding_box(), page.locator(".log-panel").bounding_box()
+                    assert board is not None and log is not None
+                    assert log["y"] >= board["y"] + board["height"] - 1, (board, log)
+                    assert log["x"] >= 0 and log["x"] + log["width"] <= width + 1, log
                 how = page.locator("#how-to-win summary")
                 assert words["how_to_win"][:40] in how.inner_text() and _inside(how.bounding_box(), width, height)
 
@@ -153,10 +159,15 @@ def test_the_board_fits_and_explains_itself(tmp_path: Path, case: str) -> None:
                     assert not ENGINE_NOTATION.search(text), (size, ENGINE_NOTATION.search(text))
                 shot = tmp_path / f"{case}-{size}.png"
                 page.mouse.move(0, 0)
+                page.keyboard.press("Escape")  # the board as it stands, without a pinned explanation over it
+                page.locator("#popover").wait_for(state="hidden")
                 page.screenshot(path=str(shot))
                 assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
                 if size == "desktop":
-                    _check_acted_marks(page, case)
+                    _check_acted_marks(page, case, view)
+                    _check_supply(page, case, view)
+                    changed = _check_changed_stats(page, case, view)
+                    assert changed > 0 or case != "aterial"  # its position has auras and kinship at work
                     _end_the_turn_and_read_the_ai_turn(page, client, created, view)
                 page.close()
         finally:
@@ -164,15 +175,69 @@ def test_the_board_fits_and_explains_itself(tmp_path: Path, case: str) -> None:
         assert not errors, errors
 
 
-def _check_acted_marks(page: Any, case: str) -> None:
-    """Units that have acted are marked, never turned on their side (their text stays readable)."""
-    if case != "aterial":
+ANGLE = """(node) => {
+    const m = getComputedStyle(node).transform;
+    if (!m || m === "none") return 0;
+    const [a, b] = m.slice(m.indexOf("(") + 1, -1).split(",").map(Number);
+    return Math.round((Math.atan2(b, a) * 180) / Math.PI);
+}"""
+
+
+def _check_acted_marks(page: Any, case: str, view: dict) -> None:
+    """Units that have acted (Aterial), checked ones (Dreadnought) are marked, never turned on their side;
+    an Edelweiss tapped card lies sideways but its rank and suit stay upright: the text stays readable."""
+    if case == "aterial":
+        acted = page.locator(".unit.acted .unit-card")
+        assert acted.count() > 0, "the position has units that have acted"
+        assert page.locator(".unit.acted .acted-mark").count() == acted.count()
+        transforms = acted.evaluate_all("nodes => nodes.map((n) => getComputedStyle(n).transform)")
+        assert set(transforms) == {"none"}, transforms
+    elif case == "dreadnought":
+        players = view["observation"]["players"]
+        checked = [
+            unit
+            for player in players.values()
+            for area in ("BA1", "BA2")
+            for unit in [player[area].get("caster"), *player[area].get("units", [])]
+            if unit and unit.get("checked")
+        ]
+        marked = page.locator("#board .checked :is(.dunit, .dcaster)")
+        assert marked.count() == len(checked), (marked.count(), checked)
+        assert page.locator("#board .checked .state-mark").count() == len(checked)
+        assert set(marked.evaluate_all(f"nodes => nodes.map({ANGLE})")) <= {0}
+    elif case == "edelweiss":
+        tapped = page.locator("#board .card.tapped")
+        assert tapped.count() > 0, "the position has tapped cards"
+        for index in range(tapped.count()):
+            card = tapped.nth(index)
+            turned = card.evaluate(ANGLE)
+            for part in (".rank", ".pip"):  # the card lies sideways; what is printed on it does not
+                assert (turned + card.locator(part).evaluate(ANGLE)) % 360 == 0, (index, part)
+
+
+def _check_supply(page: Any, case: str, view: dict) -> None:
+    """Aterial: each empty square of the player shows the dominance its neighbours supply there (A11.2),
+    as the terminal does."""
+    if not case.startswith("aterial"):
         return
-    acted = page.locator(".unit.acted .unit-card")
-    assert acted.count() > 0, "the position has units that have acted"
-    assert page.locator(".unit.acted .acted-mark").count() == acted.count()
-    transforms = acted.evaluate_all("nodes => nodes.map((n) => getComputedStyle(n).transform)")
-    assert set(transforms) == {"none"}, transforms
+    player = view["observation"]["players"]["P1"]
+    empty = {square: supply for square, supply in player["supply"].items() if player["field"].get(square) is None}
+    assert empty or case != "aterial-opening", "the opening has empty squares"
+    for square, supply in empty.items():
+        shown = page.locator(f'[data-square="P1:{square}"] .supply').inner_text()
+        assert shown == f"dominance {supply}", (square, shown)
+
+
+def _check_changed_stats(page: Any, case: str, view: dict) -> int:
+    """A stat an aura, kinship or effect changed shows the printed value struck through beside it, and
+    only such a stat (A4.6; D2: BP); how many the board shows."""
+    expected = changed_stats(CASES[case][0], view)
+    shown = page.locator("#board .printed")
+    assert shown.count() == len(expected), (shown.count(), expected)
+    for selector, printed in expected.items():
+        assert page.locator(f"{selector} .printed").inner_text() == str(printed), selector
+        assert "changed" in (page.locator(selector).get_attribute("class") or ""), selector
+    return len(expected)
 
 
 def _end_the_turn_and_read_the_ai_turn(page: Any, client: httpx.Client, created: dict, view: dict) -> None:

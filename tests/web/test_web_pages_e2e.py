@@ -1,6 +1,6 @@
 """The pages around the board in a real browser (issue #35): the rules page shows each game's glossary
-and how it is won, the lobby's "My games" follows a game that ends while the lobby is open, and a
-replay's cards explain themselves too."""
+and how it is won, the lobby's "My games" follows a game that ends while the lobby is open, a running
+game's replay says whose view it shows, and a replay's cards explain themselves too."""
 
 from __future__ import annotations
 
@@ -57,6 +57,16 @@ def test_rules_lobby_and_replay_pages(tmp_path: Path) -> None:
                 f"""document.querySelector('#my-games li[data-game-id="{created["id"]}"] .game-status')
                     .dataset.status === 'running'"""
             )
+            lobby = page
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            # a running game's replay says whose view it shows: a seat's own hand, or public information only
+            for query, title, yours in ((f"?token={created['tokens']['P1']}", "your view", 1), ("", "public view", 0)):
+                page.goto(f"{base}/replay/{created['id']}{query}")
+                page.wait_for_selector("#board *")
+                assert f"(still running: {title})" in page.locator("#title").inner_text()
+                assert page.locator("#board .seat-name", has_text="(you)").count() == yours, title
+            page.close()
+            page = lobby
             play_humans(client, created["id"], created["tokens"])  # it ends while the lobby stays open
             started = time.monotonic()
             page.wait_for_function(

@@ -156,12 +156,12 @@ function draw() {
   if (busy) setBusy(true);
 }
 
+/** One option in the player's words; the action as the terminal types it is only its tooltip. */
 function actionButton(action) {
   return h(
     "button",
-    { type: "button", class: "action-btn", "data-action": action, title: action, onclick: () => onAction(action) },
+    { type: "button", class: "action-btn", "data-action": action, title: `typed: ${action}`, onclick: () => onAction(action) },
     h("span", { class: "label" }, actionLabel(action)),
-    h("code", null, action),
   );
 }
 
@@ -177,6 +177,7 @@ function legalGroups(legal) {
 
 function drawLegal(legal, over, seat, obs) {
   const box = $("legal");
+  box.dataset.version = String(view.version ?? "");
   if (over) {
     replace(box, h("p", { class: "muted" }, "The game is over."));
   } else if (legal.length) {

@@ -156,6 +156,18 @@ function explainable(attrs, action, ctx) {
   return attrs;
 }
 
+/** A stat as it stands now; when an aura, kinship or boost changed it, marked "changed" with the printed
+ * value struck through beside it (A4.6): "ATK 3 ~~2~~". */
+function changedStat(cls, label, now, printed, title) {
+  const changed = printed !== null && Number.isFinite(now) && now !== printed;
+  return h(
+    "span",
+    { class: `${cls}${changed ? ` changed ${now > printed ? "up" : "down"}` : ""}`, title: changed ? `printed ${label} ${printed}` : title },
+    h("span", { class: "now" }, `${label} ${now}`),
+    changed ? h("s", { class: "printed", "aria-label": `printed ${printed}` }, String(printed)) : null,
+  );
+}
+
 function unitNode(unit) {
   const entry = cardEntry(unit.card);
   const leader = unit.hp === undefined && isLeaderCard(unit.card, entry);
@@ -168,13 +180,15 @@ function unitNode(unit) {
   if (unit.attack_bonus) flags.push(`+${unit.attack_bonus} ATK`);
   if (unit.moves) flags.push(unit.moves > 1 ? `moved x${unit.moves}` : "moved");
   if (unit.devoured) flags.push("devoured");
-  const up = printed !== null && Number.isFinite(attack) && attack !== printed;
-  const stats = [h("span", { class: `atk${up ? " changed" : ""}`, title: up ? `printed ATK ${printed}` : "attack" }, `ATK ${attack}`)];
+  const stats = [changedStat("atk", "ATK", attack, printed, "attack")];
   if (leader) {
     const cost = stat(entry, "cost");
     if (cost !== null) stats.push(h("span", { class: "cost", title: "cost: the LP an attack of it takes" }, `cost ${cost}`));
   } else if (hp !== null && hp !== undefined) {
-    stats.push(h("span", { class: `hp${damage ? " damaged" : ""}`, title: `HP left ${hp - damage} of ${hp}` }, `HP ${hp - damage}/${hp}`));
+    const printedHp = stat(entry, "HP");
+    const node = changedStat(`hp${damage ? " damaged" : ""}`, "HP", hp, printedHp, `HP left ${hp - damage} of ${hp}`);
+    node.firstChild.textContent = `HP ${hp - damage}/${hp}`;
+    stats.push(node);
   }
   const keywords = entry && Array.isArray(entry.keywords) ? entry.keywords : [];
   return h(
@@ -273,18 +287,25 @@ function handZone(obs, seat, isMe, ctx) {
   return h("div", { class: `zone hand-zone${mine ? " mine" : ""}`, "data-zone": mine ? "hand" : "opponent-hand" }, label, row);
 }
 
-function pendingBox(obs) {
+/** What the current decision is about, each unit named by its card and square (not "P2:F0"). */
+function pendingBox(obs, view) {
   const items = [];
   const pending = obs.pending;
   if (pending && typeof pending === "object") {
-    if (pending.square) items.push(`Chosen unit: ${obs.to_move || ""}:${pending.square}`);
-    if (pending.card) items.push(`Card to deploy: ${pending.card}`);
+    if (pending.square) items.push(`Chosen unit: ${unitOn(view, obs.to_move ? `${obs.to_move}:${pending.square}` : pending.square)}`);
+    if (pending.card) items.push(`Card to deploy: ${cardName(pending.card)}`);
     if (pending.ability) items.push(`Ability: ${words(pending.ability)}${pending.amount ? ` ${pending.amount}` : ""}`);
-    if (pending.attacker) items.push(`${pending.attacker} attacks ${pending.target || "?"}${pending.side ? " (side attack)" : " (front attack)"}`);
+    if (pending.attacker) {
+      const target = pending.target ? unitOn(view, String(pending.target)) : "?";
+      items.push(`${unitOn(view, String(pending.attacker))} attacks ${target}${pending.side ? " (side attack)" : " (front attack)"}`);
+    }
   }
   const triggers = Array.isArray(obs.triggers) ? obs.triggers : [];
   for (const t of triggers) {
-    if (t && typeof t === "object") items.push(`Trigger waiting: ${t.player || ""} ${t.source || ""} ${words(t.ability)} ${t.amount ?? ""}`.trim());
+    if (t && typeof t === "object") {
+      const source = t.source ? cardName(t.source) : "";
+      items.push(`Trigger waiting: ${t.player || ""} ${source}: ${words(t.ability)} ${t.amount ?? ""}`.replace(/\s+/g, " ").trim());
+    }
   }
   if (!items.length) return null;
   return h("div", { class: "pending-box", id: "pending" }, items.map((text) => h("div", null, text)));
@@ -335,7 +356,7 @@ export function render(view, container, onAction, tools = {}) {
         h("div", { class: "front-line" }, "front rows meet here"),
         gridRows(obs, me, true, ctx),
       ),
-      pendingBox(obs),
+      pendingBox(obs, view),
       playerBar(obs, me, true, ctx),
       handZone(obs, me, true, ctx),
     ),

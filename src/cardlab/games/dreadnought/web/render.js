@@ -6,8 +6,10 @@
 // action string. A card or place with several actions (cast it, or a dummy into BA1 or BA2) is a
 // "chooser": a click selects it, the battle areas it can be cast into are highlighted (a click there
 // casts it into that area), and a bar lists all its actions, a dummy among them. A hand card the
-// player cannot use asks the server why (tools.explain). The option list beside the board (game.js)
-// offers every legal action anyway, grouped by card (groupActions).
+// player cannot use, or may only put down as a dummy, asks the server why it cannot be cast
+// (tools.explain). A BP that differs from the printed one shows the printed BP struck through.
+// The option list beside the board (game.js) offers every legal action anyway, grouped by card
+// (groupActions).
 // Reads the observation shape of position.dump_observation: hidden zones are counts there.
 
 import { h, replace, other, seatLabel, words, cardEntry, cardText, cardInfoButton, shortName } from "../common.js";
@@ -306,19 +308,36 @@ function choosable(attrs, key, ctx) {
   attrs.role = "button";
   attrs.tabindex = "0";
   attrs["aria-label"] = `${choices.length} choices: ${choices.map((c) => actionLabel(c, ctx.view)).join("; ")}`;
+  const why = ctx.explain ? withheldPlay(key, choices) : null;
+  if (why) attrs["data-explain"] = why;
+  const choose = () => {
+    select(key);
+    if (why && selection && selection.key === key) ctx.explain(why);
+  };
   attrs.onclick = (event) => {
     event.stopPropagation();
-    select(key);
+    choose();
   };
   attrs.onkeydown = (event) => {
     if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
-      select(key);
+      choose();
     } else if (event.key === "Escape" && selection) {
       select(selection.key);
     }
   };
   return attrs;
+}
+
+/** A hand card that may go down as a dummy but not be cast or played now (too expensive, no room, not
+ * its timing): its normal play, which a click on it asks the server about, so the player learns why
+ * only the dummy is offered (issue #35: an unaffordable card says why). Null for any other key. */
+function withheldPlay(key, choices) {
+  const [kind, ...rest] = key.split(":");
+  const id = rest.join(":");
+  if (kind !== "card" || id.endsWith("@S") || !cardType(id)) return null;
+  if (!choices.some((a) => a.startsWith("DUMMY ")) || choices.some((a) => /^(CAST|PLAY) /.test(a))) return null;
+  return `${cardType(id) === "code" ? "PLAY" : "CAST"} ${id}`;
 }
 
 function clickable(attrs, action, ctx, before = null) {
@@ -411,9 +430,24 @@ function unitNode(obs, seat, slot, unit, ctx) {
       unit.checked ? h("span", { class: "state-mark kw", "data-term": "check" }, "checked") : null,
       dummy ? h("div", { class: "uid kw", "data-term": "dummy" }, unit.card ? `dummy (${unit.card})` : "dummy") : h("div", { class: "uid" }, unit.card),
       entry ? h("div", { class: "uname" }, shortName(unit.card, entry)) : null,
-      h("div", { class: "bp", title: "current BP" }, `BP ${unit.bp ?? "?"}`),
+      bpNode(unit, entry),
     ),
     flags.length ? h("div", { class: "uflags" }, flags) : null,
+  );
+}
+
+/** A unit's BP now; when boosts, weakens or effects changed it, marked "changed" with the printed BP
+ * struck through beside it: "BP 90 ~~70~~". */
+function bpNode(unit, entry) {
+  const match = entry ? /\bBP (\d+)/.exec(String(entry.stats)) : null;
+  const printed = match ? Number(match[1]) : null;
+  const now = Number.isFinite(unit.bp) ? unit.bp : null;
+  const changed = printed !== null && now !== null && now !== printed;
+  return h(
+    "div",
+    { class: `bp${changed ? ` changed ${now > printed ? "up" : "down"}` : ""}`, title: changed ? `printed BP ${printed}` : "current BP" },
+    `BP ${now ?? "?"}`,
+    changed ? h("s", { class: "printed", "aria-label": `printed ${printed}` }, String(printed)) : null,
   );
 }
 
