@@ -55,6 +55,31 @@ def test_games_json_is_the_same_profile(capsys, name: str) -> None:
     assert all(entry["rule"] for entry in data["profile"]["entries"].values())
 
 
+@pytest.mark.parametrize("name", game_names())
+def test_games_lists_every_card_in_player_words(capsys, name: str) -> None:
+    """`cardlab games GAME --cards` and the JSON's `cards`: the game's whole catalog, each as `card ID` shows it."""
+    game = game_class(name)()
+    catalog = game.card_catalog()
+    assert catalog and all(game.card_words(card) is not None for card in catalog)
+    assert main(["games", name, "--cards"]) == 0
+    out = capsys.readouterr().out
+    assert f"{len(catalog)} cards" in out
+    for card in catalog:
+        words = game.card_words(card)
+        assert words is not None and words.name in out, card
+    assert main(["games", name, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["cards"] == {card: game.card_text(card) for card in catalog}
+
+
+def test_a_designers_card_file_joins_the_catalog(tmp_path) -> None:
+    """A card the designer files (A21, `--cards`) is listed like a packaged one."""
+    cards = tmp_path / "mine.toml"
+    cards.write_text('[[cards]]\ntype = "subordinate"\nid = "S90"\nname = "Test Squire"\ncost = 1\nattack = 1\n'
+                     'hp = 2\ndominance = 1\nraces = ["human"]\nabilities = []\n')  # fmt: skip
+    game = game_class("aterial").from_config({"decks": {"P1": "D1", "P2": "D2"}, "cards": [str(cards)]})
+    assert game.card_catalog()[-1] == "S90" and "Test Squire" in game.card_text("S90")
+
+
 def test_games_of_an_unknown_game_is_refused(capsys) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["games", "chess"])

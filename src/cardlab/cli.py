@@ -865,9 +865,16 @@ def cmd_games(args: argparse.Namespace, console: Console) -> int:
         cls = game_class(name)
         profile = cls.profile()
         game = cls()  # the default configuration: its glossary and how to win, in player words
+        catalog = [(card, words) for card in game.card_catalog() if (words := game.card_words(card)) is not None]
         profiles[name] = {"name": name, "title": cls.title, "profile": None if profile is None else profile.to_json(),
-                          "how_to_win": game.how_to_win(), "glossary": dict(game.glossary())}  # fmt: skip
+                          "how_to_win": game.how_to_win(), "glossary": dict(game.glossary()),
+                          "cards": {card: words.text() for card, words in catalog}}  # fmt: skip
         if args.json:
+            continue
+        if args.cards:
+            console.print(f"[bold]{cls.title}[/] ({name}): {len(catalog)} cards", highlight=False)
+            for _, words in catalog:
+                console.print(words.text(), highlight=False, markup=False)
             continue
         if profile is None:
             console.print(f"[bold]{cls.title}[/] ({name}): no profile")
@@ -882,6 +889,8 @@ def cmd_games(args: argparse.Namespace, console: Console) -> int:
             table.add_row("how to win", game.how_to_win(), "")
         if game.glossary():
             table.add_row("keywords", ", ".join(game.glossary()) + " (`help WORD` in play explains one)", "")
+        if catalog:
+            table.add_row("cards", f"{len(catalog)} (`cardlab games {name} --cards` lists them, `card ID` in play)", "")
         console.print(table)
     if args.json:
         print(json.dumps(profiles[args.name] if args.name else list(profiles.values()), indent=2))
@@ -1181,6 +1190,7 @@ def build_parser() -> argparse.ArgumentParser:
     games = command("games", cmd_games, "the registered games' profiles: deck, life, hand, win conditions")
     games.add_argument("name", nargs="?", choices=game_names(), metavar="GAME", help="one game (default: all)")
     games.add_argument("--json", action="store_true", help="print the profiles as JSON")
+    games.add_argument("--cards", action="store_true", help="also every card, in a player's words")
 
     serve = command("serve", cmd_serve, "the web app: play in a browser")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1, this machine only)")

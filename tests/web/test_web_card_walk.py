@@ -107,6 +107,11 @@ def test_the_rules_page_reads_as_words(client: Any, name: str) -> None:
     served = client.get(f"/api/glossary/{name}").json()
     for text in (served["how_to_win"], *served["glossary"], *served["glossary"].values()):
         assert not ENGINE_NOTATION.search(text), text
+    catalog = game_class(name)().card_catalog()
+    assert [card["id"] for card in served["cards"]] == list(catalog) and catalog
+    for card in served["cards"]:
+        for text in (card["name"], card["stats"], *card["abilities"]):
+            assert not ENGINE_NOTATION.search(text), (card["id"], text)
 
 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (/usr/bin/chromium)")

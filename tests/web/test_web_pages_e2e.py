@@ -41,6 +41,11 @@ def test_rules_lobby_and_replay_pages(tmp_path: Path) -> None:
                 terms = page.locator("#glossary dt").evaluate_all("dts => dts.map((dt) => dt.dataset.glossaryTerm)")
                 assert terms == list(glossary), game
                 assert built.how_to_win() in page.locator("#how-to-win").inner_text()
+                catalog = [built.card_words(card) for card in built.card_catalog()]  # then every card, in words
+                shown = page.locator("#cards dt").evaluate_all("dts => dts.map((dt) => dt.textContent)")
+                assert shown == [words.name for words in catalog if words], game
+                first = page.locator("#cards dd").first.inner_text()
+                assert catalog[0] and catalog[0].stats in first and all(line in first for line in catalog[0].abilities)
                 mention = page.locator("#glossary dd [data-term]").first  # a term inside another's explanation
                 mention.hover()
                 popover = page.locator("#popover")

@@ -247,6 +247,13 @@ class Game(ABC):
         words = None if module is None else module.card_words(self, card)
         return None if words is None else _checked(words, CardWords, "card_words")
 
+    def card_catalog(self) -> tuple[str, ...]:
+        """Every card a player of this configuration can meet, each as `card_words` reads it, in the
+        game's order: the card list of `/rules/GAME` and `cardlab games`. By default `card_catalog(game)`
+        of the package's `words` module; () without one."""
+        module = self._own_module("words")
+        return () if module is None or not hasattr(module, "card_catalog") else tuple(module.card_catalog(self))
+
     def glossary(self) -> Mapping[str, str]:
         """Every keyword, skill and key rule of the game -> one or two sentences in player words ending
         with its rule ids: what `help WORD` answers. By default `glossary(game)` of the `words` module."""

@@ -21,6 +21,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
+from cardlab.core.cardwords import CardWords
 from cardlab.core.game import Game
 from cardlab.games import game_class, game_names
 from cardlab.store.play_db import PlayDB
@@ -135,7 +136,14 @@ class ExplainRequest(BaseModel):
 
 def glossary_json(game: Game) -> dict[str, Any]:
     """How a game is won and what its words mean: the same for every viewer (nothing in it is secret)."""
-    return {"game": game.name, "title": game.title, "how_to_win": game.how_to_win(), "glossary": dict(game.glossary())}
+    cards = [_card_json(card, words) for card in game.card_catalog() if (words := game.card_words(card))]
+    return {"game": game.name, "title": game.title, "how_to_win": game.how_to_win(), "glossary": dict(game.glossary()),
+            "cards": cards}  # fmt: skip
+
+
+def _card_json(card: str, words: CardWords) -> dict[str, Any]:
+    return {"id": card, "name": words.name, "stats": words.stats, "abilities": list(words.abilities),
+            "keywords": list(words.keywords)}  # fmt: skip
 
 
 def body_problem(body: bytes) -> str | None:

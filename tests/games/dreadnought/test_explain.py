@@ -55,7 +55,7 @@ def test_a_card_not_in_hand_and_a_code_out_of_its_timing() -> None:
     if "CAST" not in code.timing:
         timing = " or ".join(t.lower() for t in code.timing)
         assert state.why_illegal(GAME.parse_action(f"PLAY {code.id}")) == (
-            f"{code.name}: it is used at {timing} timing, not now (D5.4)"
+            f"{code.name} is used at {timing} timing, not now (D5.4)"
         )
 
 

@@ -183,6 +183,11 @@ def card_words(game: Aterial, card: str) -> CardWords | None:
     return None if found is None else card_words_of(found)
 
 
+def card_catalog(game: Aterial) -> tuple[str, ...]:
+    """Every card of the game's card set (packaged and the designer's files), leaders first as filed."""
+    return tuple(game.card_set.cards)
+
+
 def glossary(game: Aterial) -> Mapping[str, str]:
     return GLOSSARY
 

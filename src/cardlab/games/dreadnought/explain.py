@@ -141,15 +141,17 @@ def _play(state: DreadnoughtState, player: int, window: str, card: CardDef) -> s
         if all(caster in state.arms for caster in state.casters[player]):
             return "each of your casters already holds an arms, one at most (D2.8)"
         return _cost(state, player, card)
-    return _timed(state, player, window, card.name, card.timing, card.require, "it") or _cost(state, player, card)
+    return _timed(state, player, window, card.name, card.timing, card.require, "") or _cost(state, player, card)
 
 
 def _timed(state: DreadnoughtState, player: int, window: str, name: str, timing: tuple[str, ...], require: str,
            what: str) -> str:  # fmt: skip
-    """Why a code or sub-effect cannot be used in this window: its timing (D5.4) or its require (D22.5)."""
+    """Why a code (`what` empty) or a sub-effect or ability (`what` names it) cannot be used in this window:
+    its timing (D5.4) or its require (D22.5)."""
     now = TIMING_OF_WINDOW.get(window)
     if now not in timing:
-        return f"{name}: {what} is used at {' or '.join(t.lower() for t in timing)} timing, not now (D5.4)"
+        subject = f"{name}: {what}" if what else name
+        return f"{subject} is used at {' or '.join(t.lower() for t in timing)} timing, not now (D5.4)"
     if require and not state.attacking:
         return f"{name} needs an attack in progress (D22.5)"
     if require == "own_attack" and state.attack_player != player:

@@ -304,6 +304,11 @@ HOW_TO_WIN = (
 )
 
 
+def card_catalog(game: Dreadnought) -> tuple[str, ...]:
+    """Every card of the game's card set (packaged and the designer's files), as filed."""
+    return tuple(game.card_set.by_id)
+
+
 def glossary(game: Dreadnought) -> Mapping[str, str]:
     return GLOSSARY
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from cardlab.core.cardwords import CardWords
-from cardlab.games.edelweiss.cards import CARD_NAMES, CHARACTERS, Skill
+from cardlab.games.edelweiss.cards import CARD_NAMES, CHARACTERS, SUITS, Skill
 
 if TYPE_CHECKING:
     from cardlab.games.edelweiss.game import Edelweiss
@@ -139,6 +139,12 @@ def card_words(game: Edelweiss, card: str) -> CardWords | None:
         tuple(f"{SKILL_NAMES[s]}: {_SKILL_WORDS[standard][s]}" for s in skills),
         tuple(SKILL_NAMES[s] for s in skills),
     )
+
+
+def card_catalog(game: Edelweiss) -> tuple[str, ...]:
+    """One card of each suit (the rank never matters, E0.3), then the characters with their skills as the
+    game's standard has them (Symbolic in a game without skills, as in `glossary`)."""
+    return tuple(f"A{suit}" for suit in SUITS) + tuple(CHARACTERS)
 
 
 def glossary(game: Edelweiss) -> Mapping[str, str]:

@@ -59,8 +59,8 @@ async function main() {
   if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
 }
 
-/** How the game is won (at the top) and every keyword, skill and key rule (at the end); a term
- * named inside another's explanation explains itself too. */
+/** How the game is won (at the top), every keyword, skill and key rule, then every card in a player's
+ * words (at the end); a term named inside an explanation or a card's text explains itself too. */
 function showGlossary(box, data) {
   const terms = (data && data.glossary) || {};
   setGlossary(terms);
@@ -79,6 +79,28 @@ function showGlossary(box, data) {
         names.map((name) => [
           h("dt", { id: `term-${name.replace(/[^A-Za-z0-9]+/g, "-")}`, "data-glossary-term": name }, name),
           h("dd", null, withTerms(String(terms[name]), names.filter((other) => other !== name))),
+        ]),
+      ),
+    ),
+  );
+  const cards = (data && Array.isArray(data.cards) && data.cards) || [];
+  if (!cards.length) return;
+  box.appendChild(
+    h(
+      "section",
+      { id: "cards", class: "glossary card-list" },
+      h("h2", null, `Cards (${cards.length})`),
+      h(
+        "dl",
+        null,
+        cards.map((card) => [
+          h("dt", { id: `card-${String(card.id).replace(/[^A-Za-z0-9]+/g, "-")}`, "data-card": card.id }, card.name),
+          h(
+            "dd",
+            null,
+            h("div", { class: "card-stats" }, card.stats),
+            (card.abilities || []).map((line) => h("div", { class: "card-ability" }, withTerms(String(line), names))),
+          ),
         ]),
       ),
     ),
