@@ -19,11 +19,11 @@ from cardlab.cli import main
     ("argv", "message"),
     [
         (["simulate", "aterial", "--agents", "ismcts:rollout=fast,random", "--games", "4"], "no fast rollout"),
-        (["simulate", "dreadnought", "--agents", "ismcts:backend=cpu,random", "--games", "2"], "edelweiss only"),
+        (["simulate", "dreadnought", "--agents", "ismcts:backend=cpu,random", "--games", "2"], "not dreadnought"),
         (["balance", "aterial", "--agent", "ismcts:iterations=0", "--games", "1"], "iterations >= 1"),
-        (["play", "aterial", "--vs", "ismcts:backend=cpu"], "edelweiss only"),
+        (["play", "dreadnought", "--vs", "ismcts:backend=cpu"], "not dreadnought"),
         (["ladder", "aterial", "--agents", "random,ismcts:rollout=fast", "--games", "2"], "no fast rollout"),
-        (["compare", "aterial", "--agents", "random,ismcts:backend=cpu"], "edelweiss only"),
+        (["compare", "dreadnought", "--agents", "random,ismcts:backend=cpu"], "not dreadnought"),
     ],
 )
 def test_specs_a_game_cannot_run_are_refused_up_front(argv: list[str], message: str, capsys, tmp_path: Path) -> None:

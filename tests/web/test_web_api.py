@@ -407,16 +407,16 @@ def test_a_non_numeric_content_length_is_a_bad_request(client) -> None:
     assert response.status_code == 400
 
 
-def test_the_compiled_search_is_offered_for_edelweiss_and_plays(client: Any) -> None:
+def test_the_compiled_search_is_offered_where_a_game_has_one_and_plays(client: Any) -> None:
     """`ismcts:...:backend=cpu` is an ordinary web agent (issue 13), listed where it can play."""
     pytest.importorskip("numba")
     from cardlab.web.app import SEARCH_CHOICE
 
     games = ok(client.get("/api/meta"))["games"]
-    assert SEARCH_CHOICE in games["edelweiss"]["agents"]
-    assert SEARCH_CHOICE not in games["aterial"]["agents"] and "heuristic" in games["aterial"]["agents"]
-    refused = client.post("/api/games", json={"game": "aterial", "seats": {"P1": "human", "P2": SEARCH_CHOICE}})
-    assert refused.status_code == 422 and "edelweiss only" in refused.json()["error"]
+    assert SEARCH_CHOICE in games["edelweiss"]["agents"] and SEARCH_CHOICE in games["aterial"]["agents"]
+    assert SEARCH_CHOICE not in games["dreadnought"]["agents"] and "heuristic" in games["dreadnought"]["agents"]
+    refused = client.post("/api/games", json={"game": "dreadnought", "seats": {"P1": "human", "P2": SEARCH_CHOICE}})
+    assert refused.status_code == 422 and "edelweiss, aterial only" in refused.json()["error"]
     created = create(client, "edelweiss", EDELWEISS_SKILLS, "human", "ismcts:iterations=200:backend=cpu", seed=3)
     game_id, token = created["id"], created["tokens"]["P1"]
     deadline = time.monotonic() + 120  # the first decision compiles the search

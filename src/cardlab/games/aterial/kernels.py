@@ -1,8 +1,10 @@
-"""Aterial's compiled engine (extra `fast`), as the lab sees it: `--engine cpu`.
+"""Aterial's compiled engine (extra `fast`), as the lab and the agents see it: `--engine cpu`.
 
 `cpu` is the numba kernel (`cardlab.games.aterial.fast.cpu`), which plays the `random` policy compiled
 in, and with `cardlab.games.aterial.fast.heuristic` the `heuristic` too; their sameness with the reference
-engine and heuristic is proven in tests/games/aterial/fast/. The config's card
+engine and heuristic is proven in tests/games/aterial/fast/. It also plays the compiled information-set
+search, `ismcts:...:backend=cpu` (`cardlab.games.aterial.fast.search`, also behind the reference engine's
+agent of that spec through `AterialSearch`), and the heuristic with an epsilon. The config's card
 files, patches and rule options reach the kernel as its integer table (`fast.tables`), so a designer's
 cards and `--rule`/`--patch` need nothing here. The kernel deals from its own random streams, so a
 game is not the reference's game of the same seed, but a batch's deals are shared by both seat orders
@@ -14,6 +16,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 from functools import cache, lru_cache
 from importlib import import_module
 from typing import Any
@@ -21,35 +24,74 @@ from typing import Any
 import numpy as np
 
 from cardlab.core.errors import CardlabError
+from cardlab.core.game import State
 from cardlab.core.plugin import KernelRun
+from cardlab.core.specs import AgentSpecError, split_spec
 from cardlab.games.aterial.game import Aterial
 
 _MODULE = "cardlab.games.aterial.fast.cpu"
+_SEARCH = "cardlab.games.aterial.fast.search"
 POLICIES = ("random", "heuristic")
+SEARCH_SPEC = "ismcts:...:backend=cpu"
+EPSILON_SPEC = "heuristic:epsilon=E"
+
+
+def _is_kernel_search(spec: str) -> bool:
+    """Whether `spec` is the compiled search (`ismcts:...:backend=cpu`)."""
+    try:
+        name, params = split_spec(spec)
+    except AgentSpecError:
+        return False
+    return name == "ismcts" and params.get("backend") == "cpu"
+
+
+def _is_agent_batch_spec(spec: str) -> bool:
+    """Whether the search's agent batch plays `spec`: the search, or the heuristic with an epsilon."""
+    try:
+        name, params = split_spec(spec)
+    except AgentSpecError:
+        return False
+    return _is_kernel_search(spec) or (name == "heuristic" and set(params) <= {"epsilon"})
 
 
 class AterialKernels:
     engines = ("cpu",)
 
     def check(self, engine: str, agents: Sequence[str]) -> None:
+        """A CardlabError for an agent the kernel cannot play, a bad search or epsilon value, or no fast extra."""
         for agent in agents:
-            if agent not in POLICIES:
-                raise CardlabError(f"the {engine} engine plays the agents {list(POLICIES)}, not {agent!r}")
+            if agent in POLICIES:
+                continue
+            split_spec(agent)  # an AgentSpecError (a CardlabError) for a spec that does not parse
+            if not _is_agent_batch_spec(agent):
+                raise CardlabError(
+                    f"the {engine} engine plays the agents {list(POLICIES)}, not {agent!r}; "
+                    f"it also plays {EPSILON_SPEC} and {SEARCH_SPEC}"
+                )
         try:
             import_module(_MODULE)
+            search = import_module(_SEARCH) if any(agent not in POLICIES for agent in agents) else None
         except ImportError:
             raise CardlabError(f"the {engine} engine needs the fast extra: pip install -e '.[fast]'") from None
+        for agent in agents:
+            if search is not None and agent not in POLICIES:
+                search.kernel_agent(agent)  # an AgentSpecError (a CardlabError) naming the bad value
 
     def piece(self, engine: str) -> int | None:
         return None  # numba plays any number of games per call
 
     def warm(self, engine: str, agents: Sequence[str]) -> None:
-        _warm(_policies(agents))
+        if any(agent not in POLICIES for agent in agents):
+            _warm_agents()
+        else:
+            _warm(_policies(agents))
 
     def compiled(self, engine: str, agents: Sequence[str]) -> bool | None:
         """Whether numba's cache (beside the module, or in NUMBA_CACHE_DIR) holds the batch kernel already."""
         try:
-            if _policies(agents):
+            if any(agent not in POLICIES for agent in agents):
+                from cardlab.games.aterial.fast.search import play_batch_agents as play_batch
+            elif _policies(agents):
                 from cardlab.games.aterial.fast.heuristic import play_batch
             else:
                 from cardlab.games.aterial.fast.cpu import play_batch
@@ -63,28 +105,48 @@ class AterialKernels:
     ) -> KernelRun:
         """Games `first` .. `first + games - 1` of the stream `seed`; game i depends on (seed, first + i) only.
 
-        Decisions are not timed one by one (a clock read would cost as much as a random decision): each
-        seat's figure is the batch's thread time per decision."""
+        When a seat searches, every decision is timed inside the kernel; batches of the compiled policies
+        alone are not (a clock read would cost as much as a random decision), so their figure is the
+        batch's thread time per decision."""
         import numba
 
         from cardlab.games.aterial.fast import cpu, heuristic
 
         game = _game(json.dumps(dict(config), sort_keys=True))
-        policies = _policies(agents)
-        _warm(policies)
+        searching = any(_is_kernel_search(agent) for agent in agents)
+        agent_batch = any(agent not in POLICIES for agent in agents)
+        if agent_batch:
+            _warm_agents()
+        else:
+            _warm(_policies(agents))
         start = time.perf_counter()
-        if policies:
+        timed_ms = (0.0, 0.0)
+        if agent_batch:  # the search or an epsilon seat: the search module's agent batch
+            from cardlab.games.aterial.fast.search import play_agents
+
+            # Games handed out one at a time (results never depend on it): a piece's last games do
+            # not wait for one thread's share, however long its searches run.
+            with numba.parallel_chunksize(1) if searching else nullcontext():
+                result = play_agents(game, agents[0], agents[1], games, seed, first)
+            winner, reason, turns, decisions = result.winner, result.reason, result.turns, result.decisions
+            per_seat, timed_ms = result.seat_decisions, result.decision_ms_total
+        elif _policies(agents):
             winner, reason, turns, decisions = heuristic.play_game(game, agents, games, seed, first)
         else:
             winner, reason, turns, decisions = cpu.play_game(game, games, seed, first)
         elapsed_ms = (time.perf_counter() - start) * 1000.0
-        threads = max(1, min(numba.get_num_threads(), -(-games // cpu._BLOCK_GAMES)))
-        total = int(decisions.sum())
-        per_seat = (total // 2, total - total // 2)
-        mean = elapsed_ms * threads / total if total else 0.0
+        if searching:  # each seat's decisions timed one by one
+            ms = tuple(timed_ms[seat] / per_seat[seat] if per_seat[seat] else 0.0 for seat in (0, 1))
+        else:
+            threads = max(1, min(numba.get_num_threads(), -(-games // cpu._BLOCK_GAMES)))
+            total = int(decisions.sum())
+            if not agent_batch:
+                per_seat = (total // 2, total - total // 2)
+            mean = elapsed_ms * threads / total if total else 0.0
+            ms = (mean, mean)
         columns = (np.asarray(column, dtype=np.int64) for column in (winner, reason, turns, decisions))
         winners, reasons, turn_counts, decision_counts = columns
-        return KernelRun(winners, reasons, cpu.REASON_NAMES, turn_counts, decision_counts, (mean, mean), per_seat)
+        return KernelRun(winners, reasons, cpu.REASON_NAMES, turn_counts, decision_counts, (ms[0], ms[1]), per_seat)
 
 
 @lru_cache(maxsize=16)
@@ -107,3 +169,27 @@ def _warm(policies: bool) -> None:
         heuristic.play_game(Aterial(), ("heuristic", "random"), 1, 0)
     else:
         cpu.play_game(Aterial(), 1, 0)
+
+
+@cache
+def _warm_agents() -> None:
+    """Compile (or load from numba's cache) the agent batch (the search), once per process."""
+    from cardlab.games.aterial.fast.search import play_agents
+
+    play_agents(Aterial(), "ismcts:iterations=2:backend=cpu", "heuristic:epsilon=0.5", 1, 0)
+
+
+class AterialSearch:
+    """The compiled SO-ISMCTS (`cardlab.games.aterial.fast.search`) behind `ismcts:...:backend=cpu`."""
+
+    def __init__(self) -> None:
+        self._module = import_module(_SEARCH)  # ImportError without the fast extra
+        self.time_capacity: int = self._module.TIME_CAPACITY
+
+    def new_tree(self, capacity: int) -> Any:
+        return self._module.Tree(capacity)
+
+    def choose(
+        self, world: State, iterations: int, c: float, rollout: str, seed: int, seconds: float, tree: Any
+    ) -> int:
+        return int(self._module.choose(world, iterations, c, rollout, seed, seconds, tree))

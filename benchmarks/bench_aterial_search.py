@@ -1,0 +1,157 @@
+"""Aterial's compiled search (`ismcts:...:backend=cpu`, issue #34 item 3): its cost per iteration and its strength.
+
+1. Milliseconds per iteration on one core (numba at one thread): searches of `--iterations` iterations, all
+   of them (no early stop), at `--positions` kernel positions reached by heuristic play with one random move
+   in five (default decks D1,D2), for each rollout policy; the median of `--repeats` passes, in wall-clock
+   and in process CPU time (the machine may be shared: CPU time is what one core spent). Target: <= 0.05 ms.
+2. Strength through the command a user types: `cardlab simulate aterial --engine cpu --agents SEARCH,heuristic
+   --games N --json` (seats swapped per deal), its win rate with the 95% Wilson interval the command
+   prints, and its mean ms per search decision. Target: >= 60% over >= 400 games.
+
+The 1-minute load average is recorded before and after. Writes the `aterial-search` section of
+BENCHMARKS.md (`--dry-run` prints it only). Run: `python benchmarks/bench_aterial_search.py`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from _report import machine, write_section
+
+CARDLAB = str(Path(sys.executable).with_name("cardlab"))
+DEFAULT_ITERATIONS = 200
+
+
+def positions(count: int, seed: int) -> tuple[np.ndarray, list[np.ndarray]]:
+    """(table, rows): kernel rows at decisions with a real choice, reached by heuristic play (a random move in five)."""
+    from cardlab.games.aterial.fast import cpu, heuristic
+    from cardlab.games.aterial.fast.tables import N_ACTIONS, build_table, dealt_cards
+    from cardlab.games.aterial.game import Aterial
+
+    game = Aterial()
+    tab = build_table(game, dealt_cards(game))
+    out = np.empty(int(tab[N_ACTIONS]), dtype=np.int64)
+    rng = cpu.new_rng(seed)
+    rows: list[np.ndarray] = []
+    game_index = 0
+    while len(rows) < count:
+        row = cpu.new_row()
+        n = cpu.deal(row, tab, -1, cpu.new_rng(seed, game_index), out)
+        game_index += 1
+        stop = int(cpu._below(rng, 120))
+        for _ in range(stop):
+            if cpu.current_player(row) < 0:
+                break
+            if cpu._below(rng, 5) == 0:
+                action = out[cpu._below(rng, n)]
+            else:
+                action = heuristic.heuristic_action(row, tab, out, n)
+            n = cpu.apply(row, tab, action, rng, out)
+        if cpu.current_player(row) >= 0 and n > 1:
+            rows.append(row.copy())
+    return tab, rows
+
+
+def per_iteration(tab: np.ndarray, rows: list[np.ndarray], iterations: int, rollout: str, repeats: int) -> dict:
+    """Median wall and CPU ms per iteration (all iterations), and ms per decision as played (early stop on)."""
+    import numba
+
+    from cardlab.games.aterial.fast import search
+
+    numba.set_num_threads(1)
+    tree = search.Tree(iterations + 1)
+    search.search_action(rows[0], tab, 10, rollout=rollout, tree=tree)  # compile or load the cache
+    walls, cpus, played = [], [], []
+    for _ in range(repeats):
+        wall, cpu_time = time.perf_counter(), time.process_time()
+        for index, row in enumerate(rows):
+            search.search_action(row, tab, iterations, rollout=rollout, seed=index, tree=tree, stop_early=False)
+        walls.append((time.perf_counter() - wall) * 1000 / (len(rows) * iterations))
+        cpus.append((time.process_time() - cpu_time) * 1000 / (len(rows) * iterations))
+        wall = time.perf_counter()
+        for index, row in enumerate(rows):
+            search.search_action(row, tab, iterations, rollout=rollout, seed=index, tree=tree)
+        played.append((time.perf_counter() - wall) * 1000 / len(rows))
+    return {"wall": statistics.median(walls), "cpu": statistics.median(cpus), "played": statistics.median(played)}
+
+
+def simulate(spec: str, games: int, seed: int) -> dict:
+    """`cardlab simulate aterial --engine cpu --agents SPEC,heuristic --games N --json` in a fresh process."""
+    argv = [CARDLAB, "simulate", "aterial", "--engine", "cpu", "--agents", f"{spec},heuristic"]
+    argv += ["--games", str(games), "--seed", str(seed), "--json"]
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr[-2000:]}")
+    summary: dict = json.loads(done.stdout)
+    return summary
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
+    parser.add_argument("--positions", type=int, default=100)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--games", type=int, default=400, help="games of the head-to-head (seats swapped per deal)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--dry-run", action="store_true")
+    args = parser.parse_args()
+    load_before = os.getloadavg()[0]
+    tab, rows = positions(args.positions, 1)
+    costs = {
+        rollout: per_iteration(tab, rows, args.iterations, rollout, args.repeats) for rollout in ("heuristic", "random")
+    }
+    spec = f"ismcts:iterations={args.iterations}:rollout=heuristic:backend=cpu"
+    simulate(spec, 2, args.seed)  # compile (or load numba's cache) before the measured run
+    started = time.perf_counter()
+    summary = simulate(spec, args.games, args.seed)
+    seconds = time.perf_counter() - started
+    load_after = os.getloadavg()[0]
+    wins, games = summary["wins"][0], summary["games"]
+    low, high = summary["ci95"][0]
+    cost_rows = [
+        f"| {rollout} | {cost['wall']:.4f} | {cost['cpu']:.4f} | {cost['played']:.2f} |"
+        for rollout, cost in costs.items()
+    ]
+    command = (
+        f"python benchmarks/bench_aterial_search.py --iterations {args.iterations} --positions {args.positions} "
+        f"--repeats {args.repeats} --games {args.games} --seed {args.seed}"
+    )
+    lines = [
+        "## Aterial compiled search (`ismcts:...:backend=cpu`)",
+        "",
+        f"Machine: {machine()}. Measured {datetime.date.today()} with `{command}` (1-minute load average "
+        f"{load_before:.1f} before, {load_after:.1f} after: the machine is shared, so wall-clock figures are "
+        "upper bounds and the CPU-time column is what one core spent).",
+        "",
+        f"Cost: one numba thread, searches of {args.iterations} iterations at {len(rows)} positions reached by "
+        f"heuristic play with one random move in five (decks D1,D2), medians of {args.repeats} passes. Target: "
+        "<= 0.05 ms per iteration.",
+        "",
+        "| rollout | ms per iteration (wall) | ms per iteration (CPU) | ms per decision as played (early stop) |",
+        "|---|---:|---:|---:|",
+        *cost_rows,
+        "",
+        f"Strength: `cardlab simulate aterial --engine cpu --agents {spec},heuristic --games {args.games} "
+        f"--seed {args.seed} --json` (seats swapped per deal, on all cores): the search wins **{wins}/{games} = "
+        f"{wins / games:.1%}** (95% interval {low:.1%}-{high:.1%}; draws {summary['draws']}), "
+        f"{summary['decision_ms'][0]:.2f} ms per search decision, {seconds:.0f} s for the command. "
+        "Target: >= 60%.",
+    ]
+    text = "\n".join(lines)
+    if not args.dry_run:
+        write_section("aterial-search", text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,604 @@
+"""Compiled single-observer ISMCTS for Aterial, on the numba kernel's row (`cpu`).
+
+The same search as the reference `cardlab.agents.ismcts` and Edelweiss's compiled one
+(`games/edelweiss/fast/search.py`; Cowling, Powley & Whitehouse 2012): each iteration re-deals what
+the searching player cannot know, descends one tree keyed by action histories with UCB over
+availability counts, expands one node, finishes the game with a rollout policy (random or the
+compiled heuristic, both seats) and backs the result up for the player who made each move (a draw,
+A15.5, as half a win). The final choice is the most visited legal move (ties: the first legal one).
+The row's integer table carries the config's cards and rule options, so every world is searched
+under the game's rules.
+
+What the searcher may not know (A18.4, `AterialState.hidden_cards`): its own deck's order, and the
+opponent's hand pooled with the opponent's deck (a card the opponent has picked to deploy, window
+deploy_to, is known and stays put). Each iteration collects each pool *as a set* (ascending
+instance ids, so the true arrangement is forgotten), shuffles it and deals it back into the same
+slots; everything else of the row (fields, discards, removed cards, LP, sizes, the searcher's hand)
+is public or the searcher's own, so two rows with the same information set give the same search
+for the same seed (the twin-world test proves it). A mulligan's shuffle inside a world draws from
+the search's own stream.
+
+Children are kept as sibling lists (Aterial has a few hundred action ids, of which a decision
+offers about ten), so a tree node costs a few words whatever the card set.
+
+Entry points: `search_action` (one decision from a row and its table), `choose` (from a reference
+`InfoSet`'s world, behind `ismcts:...:backend=cpu`), `play_batch_agents` / `play_agents` (whole
+games in parallel with any mix of random, heuristic and search seats), `kernel_agent` (a spec's
+seat, or a CardlabError saying why the kernel cannot play it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, prange, types
+from numba.core import cgutils
+from numba.core.registry import CPUDispatcher
+from numba.extending import intrinsic
+
+from cardlab.core.specs import AgentSpecError, split_spec
+from cardlab.games.aterial.fast import cpu, heuristic
+from cardlab.games.aterial.fast.cpu import (
+    ACTIVE,
+    DECK,
+    HAND,
+    NDECK,
+    NHAND,
+    REASON,
+    ROW_SIZE,
+    SELECTED,
+    TURN,
+    WINDOW,
+    WINNER,
+    Row,
+    _below,
+    apply,
+    current_player,
+    deal,
+    legal_actions,
+    load_state,
+    seed_rng,
+)
+from cardlab.games.aterial.fast.heuristic import POLICY_HEURISTIC, POLICY_RANDOM, heuristic_action
+from cardlab.games.aterial.fast.tables import MAX_INSTANCES, N_ACTIONS
+from cardlab.games.aterial.state import W_DEPLOY_TO, W_OVER
+
+KIND_RANDOM, KIND_HEURISTIC, KIND_SEARCH = 0, 1, 2
+ROLLOUTS = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC, "fast": POLICY_HEURISTIC}
+"""Rollout policies; `fast` (the reference's kernel rollouts) is the compiled heuristic here too."""
+
+DEFAULT_ROLLOUT = "random"
+"""The rollout when a spec names none: the reference agent's default, so that one spec is one agent on
+both engines. `rollout=heuristic` plays far stronger and faster here (Aterial's random games run about
+three times as many decisions; BENCHMARKS.md, aterial-search): name it, as the benchmark does."""
+
+MAX_DEPTH = 2048  # tree nodes on one path (one node is added per iteration, so far fewer in practice)
+TIME_CAPACITY = 1 << 17  # tree nodes kept for a time budget (one node per iteration)
+SPEC_PARAMS = ("iterations", "time", "c", "rollout", "backend")
+"""The `ismcts` parameters the kernel plays (`depth` cuts python rollouts only)."""
+
+
+@intrinsic
+def _cycles(typingctx: Any) -> Any:
+    """The CPU's cycle counter (`llvm.readcyclecounter`): a clock cheap enough to read per decision."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.IntType(64), []), "llvm.readcyclecounter"
+        )
+        return builder.call(fn, [])
+
+    return types.int64(), codegen
+
+
+@njit(cache=True)
+def read_cycles() -> int:
+    return _cycles()
+
+
+@cache
+def cycles_per_ms() -> float:
+    """Cycle-counter ticks per millisecond, measured once against the wall clock."""
+    read_cycles()  # compile first
+    start_wall, start = time.perf_counter(), read_cycles()
+    while time.perf_counter() - start_wall < 0.05:
+        pass
+    ticks = read_cycles() - start
+    return max(1.0, ticks / ((time.perf_counter() - start_wall) * 1000.0))
+
+
+@njit(cache=True)
+def _redeal(row: Row, slots: Row, n: int, rng: np.ndarray, pool: Row, mark: Row) -> None:
+    """Shuffle the instances at row[slots[:n]] among those slots, starting from their ascending order
+    (so the result depends on which instances the slots hold, never on where each one was)."""
+    for i in range(n):
+        mark[row[slots[i]]] = 1
+    count = 0
+    for inst in range(MAX_INSTANCES):
+        if mark[inst]:
+            pool[count] = inst
+            count += 1
+            mark[inst] = 0
+    for i in range(n - 1, 0, -1):
+        j = _below(rng, i + 1)
+        pool[i], pool[j] = pool[j], pool[i]
+    for i in range(n):
+        row[slots[i]] = pool[i]
+
+
+@njit(cache=True)
+def _determinize(row: Row, root: Row, me: int, rng: np.ndarray, slots: Row, pool: Row, mark: Row) -> None:
+    """`row` = `root` with what `me` cannot know re-dealt at random (A18.4): `me`'s deck order; the
+    opponent's hand and deck as one pool (but a card picked to deploy, window deploy_to, stays)."""
+    row[:] = root
+    n = 0
+    for i in range(root[NDECK + me]):
+        slots[n] = DECK + 64 * me + i
+        n += 1
+    _redeal(row, slots, n, rng, pool, mark)
+    opp = 1 - me
+    keep = root[SELECTED] if root[WINDOW] == W_DEPLOY_TO and root[ACTIVE] == opp else -1
+    n = 0
+    for i in range(root[NHAND + opp]):
+        if root[HAND + 64 * opp + i] != keep:
+            slots[n] = HAND + 64 * opp + i
+            n += 1
+    for i in range(root[NDECK + opp]):
+        slots[n] = DECK + 64 * opp + i
+        n += 1
+    _redeal(row, slots, n, rng, pool, mark)
+
+
+@njit(cache=True)
+def _decided(first_child: Row, sibling: Row, visits: Row, remaining: int) -> bool:
+    """Whether the most visited root move leads by more than the iterations left: then no later
+    iteration can change the choice, and stopping early returns exactly the full search's move."""
+    first, second = 0, 0
+    node = first_child[0]
+    while node >= 0:
+        count = visits[node]
+        if count > first:
+            first, second = count, first
+        elif count > second:
+            second = count
+        node = sibling[node]
+    return first - second > remaining
+
+
+@njit(cache=True)
+def _search(
+    root: Row,
+    tab: Row,
+    iterations: int,
+    deadline: int,
+    c: float,
+    rollout: int,
+    stop_early: bool,
+    rng: np.ndarray,
+    first_child: Row,
+    sibling: Row,
+    move: Row,
+    visits: Row,
+    reward: np.ndarray,
+    avail: Row,
+    owner: Row,
+    row: Row,
+    out: Row,
+    root_out: Row,
+    slot: Row,
+    path: Row,
+    slots: Row,
+    pool: Row,
+    mark: Row,
+    log_table: np.ndarray,
+) -> int:
+    """One decision at the resting `root` for the player to move; returns its action id.
+
+    Runs `iterations` (0: no limit) and stops at `deadline` (a cycle-counter time; 0: none), or when
+    the tree is full. With `stop_early` it also stops once the choice is `_decided`, which returns
+    exactly the move the remaining iterations would have led to. The tree arrays have `capacity`
+    entries; `slot` (one per action id, all -1) maps a node's children while it is visited;
+    `log_table[n]` = log(n).
+    """
+    me = current_player(root)
+    n_root = legal_actions(root, tab, root_out)
+    if n_root <= 1:
+        return root_out[0] if n_root == 1 else -1
+    capacity = visits.shape[0]
+    logs = log_table.shape[0]
+    first_child[0] = -1
+    visits[0] = 0
+    n_nodes = 1
+    done = 0
+    while True:
+        if (iterations > 0 and done >= iterations) or n_nodes >= capacity:
+            break
+        if deadline > 0 and _cycles() >= deadline:
+            break
+        _determinize(row, root, me, rng, slots, pool, mark)
+        n = n_root
+        out[:n] = root_out[:n]
+        node = 0
+        depth = 0
+        # Selection and expansion: descend while every legal move has been tried.
+        while row[WINDOW] != W_OVER and depth < MAX_DEPTH:
+            actor = current_player(row)
+            below = first_child[node]
+            while below >= 0:
+                slot[move[below]] = below
+                below = sibling[below]
+            untried = 0
+            for i in range(n):
+                below = slot[out[i]]
+                if below < 0:
+                    untried += 1
+                else:
+                    avail[below] += 1
+            chosen, chosen_node = -1, -1
+            if untried > 0:
+                pick = _below(rng, untried)
+                for i in range(n):
+                    if slot[out[i]] < 0:
+                        if pick == 0:
+                            chosen = out[i]
+                            break
+                        pick -= 1
+            else:
+                best_value = -np.inf
+                for i in range(n):
+                    below = slot[out[i]]
+                    count = avail[below]
+                    log = log_table[count] if count < logs else np.log(count)
+                    value = reward[below] / visits[below] + c * np.sqrt(log / visits[below])
+                    if value > best_value:
+                        chosen, chosen_node, best_value = out[i], below, value
+            below = first_child[node]
+            while below >= 0:
+                slot[move[below]] = -1
+                below = sibling[below]
+            if chosen_node < 0:  # expand one untried move
+                chosen_node = n_nodes
+                n_nodes += 1
+                first_child[chosen_node] = -1
+                sibling[chosen_node] = first_child[node]
+                first_child[node] = chosen_node
+                move[chosen_node] = chosen
+                visits[chosen_node] = 0
+                reward[chosen_node] = 0.0
+                avail[chosen_node] = 1
+                owner[chosen_node] = actor
+            n = apply(row, tab, chosen, rng, out)
+            path[depth] = chosen_node
+            depth += 1
+            node = chosen_node
+            if untried > 0:
+                break
+        # Rollout to the end of the game.
+        while row[WINDOW] != W_OVER:
+            action = heuristic_action(row, tab, out, n) if rollout == POLICY_HEURISTIC else out[_below(rng, n)]
+            n = apply(row, tab, action, rng, out)
+        winner = row[WINNER]
+        visits[0] += 1
+        for i in range(depth):
+            visited = path[i]
+            visits[visited] += 1
+            if owner[visited] == winner:
+                reward[visited] += 1.0
+            elif winner < 0:  # a draw (A15.5): half a win, as the reference backs it up
+                reward[visited] += 0.5
+        done += 1
+        if (
+            stop_early
+            and iterations > 0
+            and (done & 15) == 0
+            and _decided(first_child, sibling, visits, iterations - done)
+        ):
+            break
+    best, most = root_out[0], -1
+    for i in range(n_root):  # the most visited move; ties go to the first legal one
+        below = first_child[0]
+        while below >= 0 and move[below] != root_out[i]:
+            below = sibling[below]
+        if below >= 0 and visits[below] > most:
+            best, most = root_out[i], visits[below]
+    return best
+
+
+@njit(cache=True)
+def _log_table(capacity: int) -> np.ndarray:
+    """log(n) for n <= capacity (log(0) is never read): UCB's logarithm as one load."""
+    table = np.zeros(capacity + 1, dtype=np.float64)
+    for n in range(1, capacity + 1):
+        table[n] = np.log(n)
+    return table
+
+
+class Tree:
+    """Reusable search buffers for one thread of decisions."""
+
+    def __init__(self, capacity: int, n_actions: int = 512) -> None:
+        self.first_child = np.empty(capacity, dtype=np.int64)
+        self.sibling = np.empty(capacity, dtype=np.int64)
+        self.move = np.empty(capacity, dtype=np.int64)
+        self.visits = np.zeros(capacity, dtype=np.int64)
+        self.reward = np.zeros(capacity, dtype=np.float64)
+        self.avail = np.zeros(capacity, dtype=np.int64)
+        self.owner = np.zeros(capacity, dtype=np.int64)
+        self.row = np.zeros(ROW_SIZE, dtype=np.int64)
+        self.out = np.zeros(n_actions, dtype=np.int64)
+        self.root_out = np.zeros(n_actions, dtype=np.int64)
+        self.slot = np.full(n_actions, -1, dtype=np.int64)
+        self.path = np.zeros(MAX_DEPTH, dtype=np.int64)
+        self.slots = np.zeros(2 * MAX_INSTANCES, dtype=np.int64)
+        self.pool = np.zeros(2 * MAX_INSTANCES, dtype=np.int64)
+        self.mark = np.zeros(MAX_INSTANCES, dtype=np.int64)
+        self.log_table = _log_table(capacity)
+
+    def fits(self, capacity: int, n_actions: int) -> bool:
+        return self.visits.shape[0] >= capacity and self.out.shape[0] >= n_actions
+
+    def buffers(self) -> tuple[np.ndarray, ...]:
+        """`_search`'s tree and scratch arguments, in its order."""
+        tree = (self.first_child, self.sibling, self.move, self.visits, self.reward, self.avail, self.owner)
+        scratch = (self.row, self.out, self.root_out, self.slot, self.path, self.slots, self.pool, self.mark)
+        return (*tree, *scratch, self.log_table)
+
+
+def search_action(
+    root: Row,
+    tab: Row,
+    iterations: int = 1000,
+    c: float = 0.7,
+    rollout: str = DEFAULT_ROLLOUT,
+    seed: int = 0,
+    seconds: float = 0.0,
+    tree: Tree | None = None,
+    *,
+    stop_early: bool = True,
+) -> int:
+    """The search's action id at a resting kernel row (the player to move searches).
+
+    `iterations` 0 means "until `seconds` run out" (the reference's `time` budget); both given,
+    the search stops at whichever comes first (a server's cap on thinking time).
+    """
+    if rollout not in ROLLOUTS:
+        raise ValueError(f"rollout must be one of {sorted(ROLLOUTS)}, not {rollout!r}")
+    capacity = TIME_CAPACITY if iterations <= 0 else iterations + 1
+    n_actions = int(tab[N_ACTIONS])
+    if tree is None or not tree.fits(capacity, n_actions):
+        tree = Tree(capacity, max(512, n_actions))
+    deadline = read_cycles() + int(seconds * 1000.0 * cycles_per_ms()) if seconds > 0 else 0
+    rng = cpu.new_rng(seed, 0)
+    action = _search(root, tab, iterations, deadline, c, ROLLOUTS[rollout], stop_early, rng, *tree.buffers())
+    return int(action)
+
+
+def choose(
+    world: Any, iterations: int, c: float, rollout: str, seed: int, seconds: float = 0.0, tree: Tree | None = None
+) -> int:
+    """The search's action id for the player to move in a reference `AterialState`.
+
+    Given an InfoSet's canonical world, whose unknown cards are sorted, so the answer depends on
+    nothing the player may not know (the search re-deals those cards anyway). The world's game
+    carries its cards and rule options into the table.
+    """
+    root, tab = load_state(world)
+    return search_action(root, tab, iterations, c, rollout, seed, seconds, tree)
+
+
+@njit(cache=True, parallel=True)
+def play_batch_agents(
+    tab: Row,
+    first: int,
+    kinds: Row,
+    iterations: Row,
+    cs: np.ndarray,
+    rollouts: Row,
+    budgets: Row,
+    epsilons: np.ndarray,
+    capacity: int,
+    n_games: int,
+    seed: int,
+    first_game: int,
+) -> tuple[Row, Row, Row, Row, Row, Row]:
+    """Play `n_games` games in parallel; each seat is random, heuristic or the search (`kinds[p]`).
+
+    A heuristic seat plays a random legal action with probability `epsilons[p]` (`heuristic:epsilon=E`).
+    Game i draws its deal, random moves and searches from `seed_rng(seed, first_game + i)`, so results
+    depend on nothing but (seed, first_game + i) (and on the clock only with a time budget, `budgets[p]`
+    cycles > 0), whatever the threads. Searched games are handed to the threads one at a time, the
+    compiled policies' in blocks. Returns per game: winner (-1 a draw), reason, final turn, decisions,
+    decisions per seat (n, 2) and, when a seat searches, the cycle-counter ticks of each seat's
+    decisions (n, 2; zeros otherwise: a clock read would cost as much as a compiled policy's decision).
+    """
+    winner = np.empty(n_games, dtype=np.int64)
+    reason = np.empty(n_games, dtype=np.int64)
+    turns = np.empty(n_games, dtype=np.int64)
+    decisions = np.empty(n_games, dtype=np.int64)
+    seat_decisions = np.zeros((n_games, 2), dtype=np.int64)
+    search_cycles = np.zeros((n_games, 2), dtype=np.int64)
+    searching = kinds[0] == KIND_SEARCH or kinds[1] == KIND_SEARCH
+    block_games = 1 if searching else cpu._BLOCK_GAMES
+    n_blocks = (n_games + block_games - 1) // block_games
+    n_actions = tab[N_ACTIONS]
+    for block in prange(n_blocks):
+        row = np.zeros(ROW_SIZE, dtype=np.int64)
+        out = np.empty(n_actions, dtype=np.int64)
+        rng = np.empty(1, dtype=np.uint64)
+        size = capacity if searching else 1
+        first_child = np.empty(size, dtype=np.int64)
+        sibling = np.empty(size, dtype=np.int64)
+        move = np.empty(size, dtype=np.int64)
+        visits = np.zeros(size, dtype=np.int64)
+        reward = np.zeros(size, dtype=np.float64)
+        avail = np.zeros(size, dtype=np.int64)
+        owner = np.zeros(size, dtype=np.int64)
+        scratch = np.zeros(ROW_SIZE, dtype=np.int64)
+        s_out = np.empty(n_actions, dtype=np.int64)
+        root_out = np.empty(n_actions, dtype=np.int64)
+        slot = np.full(n_actions, -1, dtype=np.int64)
+        path = np.zeros(MAX_DEPTH, dtype=np.int64)
+        slots = np.zeros(2 * MAX_INSTANCES, dtype=np.int64)
+        pool = np.zeros(2 * MAX_INSTANCES, dtype=np.int64)
+        mark = np.zeros(MAX_INSTANCES, dtype=np.int64)
+        log_table = _log_table(size)
+        for game in range(block * block_games, min(n_games, (block + 1) * block_games)):
+            seed_rng(rng, seed, first_game + game)
+            n = deal(row, tab, first, rng, out)
+            count = 0
+            while row[WINDOW] != W_OVER:
+                actor = current_player(row)
+                kind = kinds[actor]
+                start = _cycles() if searching else 0
+                if kind == KIND_HEURISTIC:
+                    if epsilons[actor] > 0.0 and _below(rng, 1 << 30) < epsilons[actor] * (1 << 30):
+                        action = out[_below(rng, n)]
+                    else:
+                        action = heuristic_action(row, tab, out, n)
+                elif kind == KIND_RANDOM:
+                    action = out[_below(rng, n)]
+                else:
+                    deadline = start + budgets[actor] if budgets[actor] > 0 else 0
+                    action = _search(
+                        row, tab, iterations[actor], deadline, cs[actor], rollouts[actor], True, rng,
+                        first_child, sibling, move, visits, reward, avail, owner,
+                        scratch, s_out, root_out, slot, path, slots, pool, mark, log_table,
+                    )  # fmt: skip
+                if searching:
+                    search_cycles[game, actor] += _cycles() - start
+                seat_decisions[game, actor] += 1
+                n = apply(row, tab, action, rng, out)
+                count += 1
+            winner[game] = row[WINNER]
+            reason[game] = row[REASON]
+            turns[game] = row[TURN]
+            decisions[game] = count
+    return winner, reason, turns, decisions, seat_decisions, search_cycles
+
+
+@dataclass(frozen=True)
+class AgentBatch:
+    """`play_agents`' results: per game, and what each seat's decisions cost."""
+
+    winner: np.ndarray
+    reason: np.ndarray
+    turns: np.ndarray
+    decisions: np.ndarray
+    seat_decisions: tuple[int, int]
+    decision_ms_total: tuple[float, float]
+    """Milliseconds of each seat's decisions, summed over games; timed only when a seat searches."""
+
+
+@dataclass(frozen=True)
+class KernelAgent:
+    """A seat the kernel can play: random, heuristic, or the search with its parameters."""
+
+    kind: int
+    iterations: int = 0
+    c: float = 0.7
+    rollout: int = ROLLOUTS[DEFAULT_ROLLOUT]
+    seconds: float = 0.0
+    epsilon: float = 0.0
+
+
+def _number(spec: str, key: str, text: str, kind: type) -> Any:
+    try:
+        return kind(text)
+    except ValueError:
+        word = "an integer" if kind is int else "a number"
+        raise AgentSpecError(f"{spec!r}: {key} must be {word}, not {text!r}") from None
+
+
+def kernel_agent(spec: str) -> KernelAgent:
+    """The kernel seat of an agent spec; an AgentSpecError (a CardlabError) naming what is wrong."""
+    name, params = split_spec(spec)
+    if name == "random" and not params:
+        return KernelAgent(KIND_RANDOM)
+    if name == "heuristic" and set(params) <= {"epsilon"}:
+        epsilon = _number(spec, "epsilon", params.get("epsilon", "0"), float)
+        if not 0.0 <= epsilon <= 1.0:
+            raise AgentSpecError(f"{spec!r}: epsilon must be between 0 and 1, not {epsilon}")
+        return KernelAgent(KIND_HEURISTIC, epsilon=epsilon)
+    if name == "ismcts" and params.get("backend") == "cpu":
+        unknown = sorted(set(params) - set(SPEC_PARAMS))
+        if unknown:
+            raise AgentSpecError(f"{spec!r}: the cpu kernel's search takes {list(SPEC_PARAMS)}, not {unknown}")
+        seconds = _number(spec, "time", params.get("time", "0"), float)
+        iterations = 0 if seconds > 0 else _number(spec, "iterations", params.get("iterations", "1000"), int)
+        c = _number(spec, "c", params.get("c", "0.7"), float)
+        rollout = params.get("rollout", DEFAULT_ROLLOUT)
+        if rollout not in ROLLOUTS:
+            raise AgentSpecError(f"{spec!r}: rollout must be one of {sorted(ROLLOUTS)}, not {rollout!r}")
+        if iterations < 1 and seconds <= 0:
+            raise AgentSpecError(f"{spec!r}: give iterations >= 1 or time > 0")
+        if not c >= 0.0:
+            raise AgentSpecError(f"{spec!r}: c must be >= 0, not {c}")
+        return KernelAgent(KIND_SEARCH, iterations, c, ROLLOUTS[rollout], seconds)
+    raise AgentSpecError(f"the cpu kernel plays random, heuristic[:epsilon=E] and ismcts:...:backend=cpu, not {spec!r}")
+
+
+def play_agents(game: Any, spec_p1: str, spec_p2: str, n_games: int, seed: int, first: int = 0) -> AgentBatch:
+    """`play_batch_agents` for an `Aterial` game (its cards, decks, rule options and `first`) and two agent
+    specs: games `first` .. `first + n_games - 1` of the stream `seed`."""
+    from cardlab.games.aterial.fast.tables import build_table, dealt_cards
+
+    seats = (kernel_agent(spec_p1), kernel_agent(spec_p2))
+    first_player = -1 if game.config.first is None else ("P1", "P2").index(game.config.first)
+    table = build_table(game, dealt_cards(game))
+    budgets = np.array([int(s.seconds * 1000.0 * cycles_per_ms()) if s.seconds > 0 else 0 for s in seats])
+    timed = any(s.seconds > 0 for s in seats)
+    capacity = TIME_CAPACITY if timed else max(2, max(s.iterations for s in seats) + 1)
+    winner, reason, turns, decisions, per_seat, cycles = play_batch_agents(
+        table,
+        first_player,
+        np.array([s.kind for s in seats], dtype=np.int64),
+        np.array([s.iterations for s in seats], dtype=np.int64),
+        np.array([s.c for s in seats], dtype=np.float64),
+        np.array([s.rollout for s in seats], dtype=np.int64),
+        budgets.astype(np.int64),
+        np.array([s.epsilon for s in seats], dtype=np.float64),
+        capacity,
+        n_games,
+        seed % 2**62,
+        first,
+    )
+    per_ms = cycles_per_ms()
+    totals = per_seat.sum(axis=0)
+    ticks = cycles.sum(axis=0)
+    seat_decisions = (int(totals[0]), int(totals[1]))
+    return AgentBatch(winner, reason, turns, decisions, seat_decisions, (ticks[0] / per_ms, ticks[1] / per_ms))
+
+
+def _flush_if_the_rules_changed() -> None:
+    """numba keys a cached function on its own file only, but the search inlines the rules of `cpu`
+    and the heuristic: machine code cached before those files changed would play the old rules. So
+    the search's cache is flushed, and compiled again on first use, whenever their source differs
+    from the one it was last compiled against (as Edelweiss's search does)."""
+    own = [value for value in globals().values()
+           if isinstance(value, CPUDispatcher) and value.py_func.__module__ == __name__]  # fmt: skip
+    if not own or own[0]._cache is None:
+        return
+    sources = b"".join(Path(str(module.__file__)).read_bytes() for module in (cpu, heuristic))
+    digest = hashlib.sha256(sources).hexdigest()[:16]
+    folder = Path(own[0]._cache.cache_path)
+    stamp = folder / f"{Path(__file__).stem}.rules-{digest}"
+    if stamp.exists():
+        return
+    for dispatcher in own:
+        dispatcher._cache.flush()
+    try:
+        for old in folder.glob(f"{Path(__file__).stem}.rules-*"):
+            old.unlink()
+        stamp.touch()
+    except OSError:  # a read-only cache: flushed again next time, never stale
+        pass
+
+
+_flush_if_the_rules_changed()
