@@ -271,9 +271,10 @@ def test_the_function_level_check_finds_a_planted_cycle() -> None:
 
 # -- layers (docs/architecture.md) ------------------------------------------------------------------------------
 
-LAYERS = {"cardlab": 0, "core": 0, "registry": 2, "store": 3, "agents": 3, "envs": 4, "sim": 4, "play": 5, "web": 5,
-          "cli": 6, "__main__": 7}  # fmt: skip
-"""docs/architecture.md's layers, lowest first. A game's package (`cardlab.games.X`, its `fast/` included) is a
+LAYERS = {"cardlab": 0, "core": 0, "fast": 0, "registry": 2, "store": 3, "agents": 3, "envs": 4, "sim": 4, "play": 5,
+          "web": 5, "cli": 6, "__main__": 7}  # fmt: skip
+"""docs/architecture.md's layers, lowest first (`fast`: the game-agnostic pieces of the compiled searches,
+beside `core`). A game's package (`cardlab.games.X`, its `fast/` included) is a
 layer of its own at 1, between `core` and the registry (`cardlab.games` itself); `envs` (the research
 interfaces) stand on the agents, which they play as opponents."""
 

@@ -337,13 +337,16 @@ def test_kernel_games_with_search_seats_play_the_rules() -> None:
 def test_the_search_cache_is_flushed_when_the_rules_source_changes(monkeypatch) -> None:
     """numba keys a cache on the function's own file; the search inlines `cpu`'s rules, so a cache
     compiled against other rules (a stamp of another digest) is flushed, and a matching stamp keeps it."""
+    from numba.core.registry import CPUDispatcher
+
     import cardlab.games.edelweiss.fast.search as search
+    from cardlab.fast.search import flush_stale_cache
 
     flushed: list[str] = []
     own = [
         v
         for v in vars(search).values()
-        if isinstance(v, search.CPUDispatcher) and v.py_func.__module__ == search.__name__
+        if isinstance(v, CPUDispatcher) and v.py_func.__module__ == search.__name__
     ]
     for dispatcher in own:
         monkeypatch.setattr(dispatcher._cache, "flush", lambda name=dispatcher.__name__: flushed.append(name))
@@ -351,10 +354,10 @@ def test_the_search_cache_is_flushed_when_the_rules_source_changes(monkeypatch) 
     for stamp in folder.glob("search.rules-*"):
         stamp.unlink()
     (folder / "search.rules-0000000000000000").touch()  # compiled against other rules
-    search._flush_if_the_rules_changed()
-    assert sorted(flushed) == sorted(d.__name__ for d in own) and len(own) > 5
+    flush_stale_cache(search, search.RULES)
+    assert sorted(flushed) == sorted(d.__name__ for d in own) and len(own) >= 5
     stamps = list(folder.glob("search.rules-*"))
     assert len(stamps) == 1 and stamps[0].name != "search.rules-0000000000000000"
     flushed.clear()
-    search._flush_if_the_rules_changed()  # the same rules: the cache is kept
+    flush_stale_cache(search, search.RULES)  # the same rules: the cache is kept
     assert flushed == []

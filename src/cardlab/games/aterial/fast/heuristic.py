@@ -9,9 +9,13 @@ scores are the same float64 sums, so the choices are identical (tests/games/ater
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from numba import njit, prange
 
+from cardlab.fast.search import flush_stale_cache
+from cardlab.games.aterial.fast import cpu
 from cardlab.games.aterial.fast.cpu import (
     _BLOCK_GAMES,
     A_ACTIVATE,
@@ -358,3 +362,6 @@ def play_game(
     table = build_table(game, dealt_cards(game))
     codes = POLICIES[policies[0]], POLICIES[policies[1]]
     return play_batch(table, first, *codes, n_games, seed % 2**62, first_game)
+
+
+flush_stale_cache(sys.modules[__name__], (cpu,))  # the policy kernel inlines the rules of `cpu`

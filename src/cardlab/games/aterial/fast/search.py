@@ -29,21 +29,15 @@ seat, or a CardlabError saying why the kernel cannot play it).
 
 from __future__ import annotations
 
-import hashlib
-import time
+import sys
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, prange, types
-from numba.core import cgutils
-from numba.core.registry import CPUDispatcher
-from numba.extending import intrinsic
+from numba import njit, prange
 
 from cardlab.core.specs import AgentSpecError, split_spec
+from cardlab.fast.search import AgentBatch, cycles, cycles_per_ms, flush_stale_cache, read_cycles, ucb_log_table
 from cardlab.games.aterial.fast import cpu, heuristic
 from cardlab.games.aterial.fast.cpu import (
     ACTIVE,
@@ -83,35 +77,6 @@ MAX_DEPTH = 2048  # tree nodes on one path (one node is added per iteration, so 
 TIME_CAPACITY = 1 << 17  # tree nodes kept for a time budget (one node per iteration)
 SPEC_PARAMS = ("iterations", "time", "c", "rollout", "backend")
 """The `ismcts` parameters the kernel plays (`depth` cuts python rollouts only)."""
-
-
-@intrinsic
-def _cycles(typingctx: Any) -> Any:
-    """The CPU's cycle counter (`llvm.readcyclecounter`): a clock cheap enough to read per decision."""
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        fn = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ir.IntType(64), []), "llvm.readcyclecounter"
-        )
-        return builder.call(fn, [])
-
-    return types.int64(), codegen
-
-
-@njit(cache=True)
-def read_cycles() -> int:
-    return _cycles()
-
-
-@cache
-def cycles_per_ms() -> float:
-    """Cycle-counter ticks per millisecond, measured once against the wall clock."""
-    read_cycles()  # compile first
-    start_wall, start = time.perf_counter(), read_cycles()
-    while time.perf_counter() - start_wall < 0.05:
-        pass
-    ticks = read_cycles() - start
-    return max(1.0, ticks / ((time.perf_counter() - start_wall) * 1000.0))
 
 
 @njit(cache=True)
@@ -220,7 +185,7 @@ def _search(
     while True:
         if (iterations > 0 and done >= iterations) or n_nodes >= capacity:
             break
-        if deadline > 0 and _cycles() >= deadline:
+        if deadline > 0 and cycles() >= deadline:
             break
         _determinize(row, root, me, rng, slots, pool, mark)
         n = n_root
@@ -311,15 +276,6 @@ def _search(
     return best
 
 
-@njit(cache=True)
-def _log_table(capacity: int) -> np.ndarray:
-    """log(n) for n <= capacity (log(0) is never read): UCB's logarithm as one load."""
-    table = np.zeros(capacity + 1, dtype=np.float64)
-    for n in range(1, capacity + 1):
-        table[n] = np.log(n)
-    return table
-
-
 class Tree:
     """Reusable search buffers for one thread of decisions."""
 
@@ -339,7 +295,7 @@ class Tree:
         self.slots = np.zeros(2 * MAX_INSTANCES, dtype=np.int64)
         self.pool = np.zeros(2 * MAX_INSTANCES, dtype=np.int64)
         self.mark = np.zeros(MAX_INSTANCES, dtype=np.int64)
-        self.log_table = _log_table(capacity)
+        self.log_table = ucb_log_table(capacity)
 
     def fits(self, capacity: int, n_actions: int) -> bool:
         return self.visits.shape[0] >= capacity and self.out.shape[0] >= n_actions
@@ -448,7 +404,7 @@ def play_batch_agents(
         slots = np.zeros(2 * MAX_INSTANCES, dtype=np.int64)
         pool = np.zeros(2 * MAX_INSTANCES, dtype=np.int64)
         mark = np.zeros(MAX_INSTANCES, dtype=np.int64)
-        log_table = _log_table(size)
+        log_table = ucb_log_table(size)
         for game in range(block * block_games, min(n_games, (block + 1) * block_games)):
             seed_rng(rng, seed, first_game + game)
             n = deal(row, tab, first, rng, out)
@@ -456,7 +412,7 @@ def play_batch_agents(
             while row[WINDOW] != W_OVER:
                 actor = current_player(row)
                 kind = kinds[actor]
-                start = _cycles() if searching else 0
+                start = cycles() if searching else 0
                 if kind == KIND_HEURISTIC:
                     if epsilons[actor] > 0.0 and _below(rng, 1 << 30) < epsilons[actor] * (1 << 30):
                         action = out[_below(rng, n)]
@@ -472,7 +428,7 @@ def play_batch_agents(
                         scratch, s_out, root_out, slot, path, slots, pool, mark, log_table,
                     )  # fmt: skip
                 if searching:
-                    search_cycles[game, actor] += _cycles() - start
+                    search_cycles[game, actor] += cycles() - start
                 seat_decisions[game, actor] += 1
                 n = apply(row, tab, action, rng, out)
                 count += 1
@@ -481,19 +437,6 @@ def play_batch_agents(
             turns[game] = row[TURN]
             decisions[game] = count
     return winner, reason, turns, decisions, seat_decisions, search_cycles
-
-
-@dataclass(frozen=True)
-class AgentBatch:
-    """`play_agents`' results: per game, and what each seat's decisions cost."""
-
-    winner: np.ndarray
-    reason: np.ndarray
-    turns: np.ndarray
-    decisions: np.ndarray
-    seat_decisions: tuple[int, int]
-    decision_ms_total: tuple[float, float]
-    """Milliseconds of each seat's decisions, summed over games; timed only when a seat searches."""
 
 
 @dataclass(frozen=True)
@@ -576,29 +519,7 @@ def play_agents(game: Any, spec_p1: str, spec_p2: str, n_games: int, seed: int, 
     return AgentBatch(winner, reason, turns, decisions, seat_decisions, (ticks[0] / per_ms, ticks[1] / per_ms))
 
 
-def _flush_if_the_rules_changed() -> None:
-    """numba keys a cached function on its own file only, but the search inlines the rules of `cpu`
-    and the heuristic: machine code cached before those files changed would play the old rules. So
-    the search's cache is flushed, and compiled again on first use, whenever their source differs
-    from the one it was last compiled against (as Edelweiss's search does)."""
-    own = [value for value in globals().values()
-           if isinstance(value, CPUDispatcher) and value.py_func.__module__ == __name__]  # fmt: skip
-    if not own or own[0]._cache is None:
-        return
-    sources = b"".join(Path(str(module.__file__)).read_bytes() for module in (cpu, heuristic))
-    digest = hashlib.sha256(sources).hexdigest()[:16]
-    folder = Path(own[0]._cache.cache_path)
-    stamp = folder / f"{Path(__file__).stem}.rules-{digest}"
-    if stamp.exists():
-        return
-    for dispatcher in own:
-        dispatcher._cache.flush()
-    try:
-        for old in folder.glob(f"{Path(__file__).stem}.rules-*"):
-            old.unlink()
-        stamp.touch()
-    except OSError:  # a read-only cache: flushed again next time, never stale
-        pass
+RULES = (cpu, heuristic)
+"""The modules the search inlines: a change to their source flushes its numba cache (`flush_stale_cache`)."""
 
-
-_flush_if_the_rules_changed()
+flush_stale_cache(sys.modules[__name__], RULES)

@@ -23,21 +23,15 @@ decision timing).
 
 from __future__ import annotations
 
-import hashlib
-import time
+import sys
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, prange, types
-from numba.core import cgutils
-from numba.core.registry import CPUDispatcher
-from numba.extending import intrinsic
+from numba import njit, prange
 
 from cardlab.core.specs import split_spec
+from cardlab.fast.search import AgentBatch, cycles, cycles_per_ms, flush_stale_cache, read_cycles, ucb_log_table
 from cardlab.games.edelweiss.config import EdelweissConfig
 from cardlab.games.edelweiss.fast import cpu
 from cardlab.games.edelweiss.fast.cpu import (
@@ -82,35 +76,6 @@ ROLLOUTS = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC, "fast": POLI
 
 MAX_DEPTH = 1024  # decisions from a root to the end of a game: Edelweiss games are far shorter
 TIME_CAPACITY = 1 << 17  # tree nodes kept for a time budget (one node per iteration)
-
-
-@intrinsic
-def _cycles(typingctx: Any) -> Any:
-    """The CPU's cycle counter (`llvm.readcyclecounter`): a clock cheap enough to read per decision."""
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        fn = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ir.IntType(64), []), "llvm.readcyclecounter"
-        )
-        return builder.call(fn, [])
-
-    return types.int64(), codegen
-
-
-@njit(cache=True)
-def read_cycles() -> int:
-    return _cycles()
-
-
-@cache
-def cycles_per_ms() -> float:
-    """Cycle-counter ticks per millisecond, measured once against the wall clock."""
-    read_cycles()  # compile first
-    start_wall, start = time.perf_counter(), read_cycles()
-    while time.perf_counter() - start_wall < 0.05:
-        pass
-    ticks = read_cycles() - start
-    return max(1.0, ticks / ((time.perf_counter() - start_wall) * 1000.0))
 
 
 @njit(cache=True, inline="always")
@@ -223,7 +188,7 @@ def _search(
     while True:
         if (iterations > 0 and done >= iterations) or n_nodes >= capacity:
             break
-        if deadline > 0 and _cycles() >= deadline:
+        if deadline > 0 and cycles() >= deadline:
             break
         _determinize(row, root, me, rng, pool)
         bits = root_bits
@@ -299,15 +264,6 @@ def _search(
     return best if best >= 0 else _cttz(root_bits)
 
 
-@njit(cache=True)
-def _log_table(capacity: int) -> np.ndarray:
-    """log(n) for n < capacity + 1 (log(0) is never read): UCB's logarithm as one load."""
-    table = np.zeros(capacity + 1, dtype=np.float64)
-    for n in range(1, capacity + 1):
-        table[n] = np.log(n)
-    return table
-
-
 class Tree:
     """Reusable search buffers for one thread of decisions."""
 
@@ -320,7 +276,7 @@ class Tree:
         self.row = np.zeros(ROW_SIZE, dtype=np.int64)
         self.pool = np.zeros(64, dtype=np.int64)
         self.path = np.zeros(MAX_DEPTH, dtype=np.int64)
-        self.log_table = _log_table(capacity)
+        self.log_table = ucb_log_table(capacity)
 
     def buffers(self) -> tuple[np.ndarray, ...]:
         """`_search`'s tree and scratch arguments, in its order."""
@@ -422,7 +378,7 @@ def play_batch_agents(
         scratch = np.zeros(ROW_SIZE, dtype=np.int64)
         pool = np.zeros(64, dtype=np.int64)
         path = np.zeros(MAX_DEPTH, dtype=np.int64)
-        log_table = _log_table(size)
+        log_table = ucb_log_table(size)
         for game in range(block * block_games, min(n_games, (block + 1) * block_games)):
             _seed_rng(rng, seed, first + game)
             deal(row, deck_kind, standard, characters, rng, rules, opening_hand)
@@ -431,7 +387,7 @@ def play_batch_agents(
             while row[WINDOW] != W_OVER:
                 actor = _actor(row)
                 kind = kinds[actor]
-                start = _cycles() if searching else 0
+                start = cycles() if searching else 0
                 if kind == KIND_HEURISTIC:
                     if epsilons[actor] > 0.0 and _below(rng, 1 << 30) < epsilons[actor] * (1 << 30):
                         action = _random_bit(bits, rng)
@@ -446,7 +402,7 @@ def play_batch_agents(
                         child, visits, reward, avail, owner, scratch, pool, path, log_table,
                     )  # fmt: skip
                 if searching:
-                    search_cycles[game, actor] += _cycles() - start
+                    search_cycles[game, actor] += cycles() - start
                 seat_decisions[game, actor] += 1
                 _do(row, action)
                 count += 1
@@ -456,19 +412,6 @@ def play_batch_agents(
             reason[game] = row[REASON]
             turns[game] = row[TURN]
     return winner, reason, turns, decisions, seat_decisions, search_cycles
-
-
-@dataclass(frozen=True)
-class AgentBatch:
-    """`play_agents`' results: per game, and what each seat's decisions cost."""
-
-    winner: np.ndarray
-    reason: np.ndarray
-    turns: np.ndarray
-    decisions: np.ndarray
-    seat_decisions: tuple[int, int]
-    decision_ms_total: tuple[float, float]
-    """Milliseconds of each seat's decisions, summed over games; timed only when a seat searches."""
 
 
 @dataclass(frozen=True)
@@ -537,28 +480,7 @@ def play_agents(
     return AgentBatch(winner, reason, turns, decisions, seat_decisions, (ticks[0] / per_ms, ticks[1] / per_ms))
 
 
-def _flush_if_the_rules_changed() -> None:
-    """numba keys a cached function on its own file only, but the search inlines the rules of
-    `cpu`: machine code cached before that file changed would play the old rules (a rule option
-    added there would be ignored by the search). So the search's cache is flushed, and compiled again on
-    first use, whenever the rules' source differs from the one it was last compiled against."""
-    own = [value for value in globals().values()
-           if isinstance(value, CPUDispatcher) and value.py_func.__module__ == __name__]  # fmt: skip
-    if not own or own[0]._cache is None:
-        return
-    digest = hashlib.sha256(Path(cpu.__file__).read_bytes()).hexdigest()[:16]
-    folder = Path(own[0]._cache.cache_path)
-    stamp = folder / f"{Path(__file__).stem}.rules-{digest}"
-    if stamp.exists():
-        return
-    for dispatcher in own:
-        dispatcher._cache.flush()
-    try:
-        for old in folder.glob(f"{Path(__file__).stem}.rules-*"):
-            old.unlink()
-        stamp.touch()
-    except OSError:  # a read-only cache: flushed again next time, never stale
-        pass
+RULES = (cpu,)
+"""The modules the search inlines: a change to their source flushes its numba cache (`flush_stale_cache`)."""
 
-
-_flush_if_the_rules_changed()
+flush_stale_cache(sys.modules[__name__], RULES)
