@@ -34,6 +34,7 @@ DEFAULT_ITERATIONS = 200
 
 def positions(count: int, seed: int) -> tuple[np.ndarray, list[np.ndarray]]:
     """(table, rows): kernel rows at decisions with a real choice, reached by heuristic play (a random move in five)."""
+    from cardlab.fast.rng import below, new_rng
     from cardlab.games.aterial.fast import cpu, heuristic
     from cardlab.games.aterial.fast.tables import N_ACTIONS, build_table, dealt_cards
     from cardlab.games.aterial.game import Aterial
@@ -41,21 +42,18 @@ def positions(count: int, seed: int) -> tuple[np.ndarray, list[np.ndarray]]:
     game = Aterial()
     tab = build_table(game, dealt_cards(game))
     out = np.empty(int(tab[N_ACTIONS]), dtype=np.int64)
-    rng = cpu.new_rng(seed)
+    rng = new_rng(seed)
     rows: list[np.ndarray] = []
     game_index = 0
     while len(rows) < count:
         row = cpu.new_row()
-        n = cpu.deal(row, tab, -1, cpu.new_rng(seed, game_index), out)
+        n = cpu.deal(row, tab, -1, new_rng(seed, game_index), out)
         game_index += 1
-        stop = int(cpu._below(rng, 120))
+        stop = int(below(rng, 120))
         for _ in range(stop):
             if cpu.current_player(row) < 0:
                 break
-            if cpu._below(rng, 5) == 0:
-                action = out[cpu._below(rng, n)]
-            else:
-                action = heuristic.heuristic_action(row, tab, out, n)
+            action = out[below(rng, n)] if below(rng, 5) == 0 else heuristic.heuristic_action(row, tab, out, n)
             n = cpu.apply(row, tab, action, rng, out)
         if cpu.current_player(row) >= 0 and n > 1:
             rows.append(row.copy())

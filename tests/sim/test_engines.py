@@ -10,6 +10,7 @@ import pytest
 from cardlab.cli import main
 from cardlab.core.errors import CardlabError
 from cardlab.sim.engines import check_engine
+from tests.every_game import toy_games_registered
 
 pytest.importorskip("numba")
 
@@ -44,12 +45,13 @@ def test_balance_with_the_kernel_stores_and_reports_like_the_reference(tmp_path:
     ("engine", "game", "agents", "message"),
     [
         ("tpu", "edelweiss", ("random",), "unknown engine"),
-        ("cpu", "dreadnought", ("random",), "only, not dreadnought"),
+        ("cpu", "kuhn", ("random",), "only, not kuhn"),  # a game without compiled engines
+        ("cpu", "dreadnought", ("heuristic",), "not 'heuristic'"),  # its kernel plays random seats only
         ("cpu", "edelweiss", ("ismcts",), "not 'ismcts'"),
     ],
 )
 def test_engine_requests_the_kernel_cannot_serve_are_refused(engine, game, agents, message) -> None:
-    with pytest.raises(CardlabError, match=message):
+    with toy_games_registered(), pytest.raises(CardlabError, match=message):
         check_engine(engine, game, agents)
 
 

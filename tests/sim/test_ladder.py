@@ -18,6 +18,7 @@ from cardlab.core.rng import derive_seed
 from cardlab.sim import engines
 from cardlab.sim.engines import KernelGame, KernelRun
 from cardlab.sim.ladder import ladder_tasks, play_ladder
+from tests.every_game import toy_games_registered
 
 SEARCH = "ismcts:iterations=10"
 
@@ -132,9 +133,10 @@ def test_the_kernel_plays_only_the_pairs_it_can(tmp_path: Path, capsys, monkeypa
 
 
 def test_the_kernel_engine_refuses_a_game_without_kernels(tmp_path: Path, capsys) -> None:
-    argv = ["ladder", "dreadnought", "--agents", "random,heuristic", "--engine", "cpu", "--out", str(tmp_path / "o")]
-    assert main(argv) == 2
-    assert "only, not dreadnought" in capsys.readouterr().err
+    argv = ["ladder", "kuhn", "--agents", "random,heuristic", "--engine", "cpu", "--out", str(tmp_path / "o")]
+    with toy_games_registered():
+        assert main(argv) == 2
+    assert "only, not kuhn" in capsys.readouterr().err
 
 
 def test_ladder_in_the_real_kernel(tmp_path: Path, capsys) -> None:

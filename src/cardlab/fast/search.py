@@ -6,7 +6,6 @@ numba's cache from replaying machine code compiled against older rules.
 from __future__ import annotations
 
 import hashlib
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -78,15 +77,17 @@ class AgentBatch:
 def flush_stale_cache(module: ModuleType, inlined: Sequence[ModuleType]) -> None:
     """Flush `module`'s numba cache when the source of what it inlines has changed since it was compiled.
 
-    numba keys a cached function on its own file only, but a search inlines its game's rules (and this
-    module): machine code cached before those files changed would play the old rules. A stamp beside
-    the cache names the digest it was compiled against; another digest flushes every cached function
-    of `module`, compiled again on first use."""
+    numba keys a cached function on its own file only, but a search inlines its game's rules, and every
+    kernel the modules of `cardlab.fast`: machine code cached before those files changed would play the
+    old rules. A stamp beside the cache names the digest it was compiled against; another digest flushes
+    every cached function of `module`, compiled again on first use."""
     own = [value for value in vars(module).values()
            if isinstance(value, CPUDispatcher) and value.py_func.__module__ == module.__name__]  # fmt: skip
     if not own or own[0]._cache is None:
         return
-    sources = b"".join(Path(str(source.__file__)).read_bytes() for source in (*inlined, sys.modules[__name__]))
+    shared = sorted(Path(__file__).parent.glob("*.py"))  # this package: its pieces are inlined everywhere
+    files = [*(Path(str(source.__file__)) for source in inlined), *shared]
+    sources = b"".join(path.read_bytes() for path in files)
     digest = hashlib.sha256(sources).hexdigest()[:16]
     folder = Path(own[0]._cache.cache_path)
     stem = Path(str(module.__file__)).stem

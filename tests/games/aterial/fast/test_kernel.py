@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from cardlab.fast.rng import new_rng
 from cardlab.games.aterial import heuristic
 from cardlab.games.aterial.game import Aterial
 from cardlab.games.aterial.state import AterialState
@@ -190,7 +191,7 @@ def _diverges(name: str, game: Aterial, seed: int, drivers: tuple[str, str] = ("
     out = np.empty(int(tab[N_ACTIONS]), dtype=np.int64)
     n = cpu.legal_actions(row, tab, out)
     agent = random.Random(seed)
-    kernel_rng = cpu.new_rng(seed)
+    kernel_rng = new_rng(seed)
     count = len(state.cards)
     last = "the deal"
     for decision in range(10_000):

@@ -23,6 +23,7 @@ numba = pytest.importorskip("numba")
 from cardlab.agents import make_agent  # noqa: E402
 from cardlab.cli import main  # noqa: E402
 from cardlab.core.errors import CardlabError  # noqa: E402
+from cardlab.fast.rng import new_rng  # noqa: E402
 from cardlab.games.aterial.fast import cpu as k  # noqa: E402
 from cardlab.games.aterial.fast import heuristic as hk  # noqa: E402
 from cardlab.games.aterial.fast import search as s  # noqa: E402
@@ -80,7 +81,7 @@ def test_determinization_keeps_what_the_searcher_knows_and_redeals_the_rest() ->
         assert me is not None
         root, _ = k.load_state(state)
         row, slots, pool, mark = buffers()
-        rng = k.new_rng(index)
+        rng = new_rng(index)
         before = known_part(root, me)
         opp = 1 - me
         for _ in range(12):
@@ -111,7 +112,7 @@ def test_a_card_the_opponent_picked_to_deploy_stays_in_its_slot() -> None:
     at = hand + state.hands[state.active].index(state.selected)
     others = [hand + i for i in range(len(state.hands[state.active])) if hand + i != at]
     row, slots, pool, mark = buffers()
-    rng = k.new_rng(1)
+    rng = new_rng(1)
     changed = 0
     for _ in range(50):
         s._determinize(row, root, watcher, rng, slots, pool, mark)
@@ -137,7 +138,7 @@ def test_twin_worlds_get_the_same_choice() -> None:
         worlds = []
         for root in (first, second):
             row, slots, pool, mark = buffers()
-            s._determinize(row, root, me, k.new_rng(index), slots, pool, mark)
+            s._determinize(row, root, me, new_rng(index), slots, pool, mark)
             worlds.append(row)
         assert np.array_equal(worlds[0], worlds[1]), "a world remembers where a hidden card really was"
         assert s.search_action(first, tab, 60, seed=index) == s.search_action(second, tab, 60, seed=index)

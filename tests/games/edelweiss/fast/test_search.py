@@ -343,11 +343,7 @@ def test_the_search_cache_is_flushed_when_the_rules_source_changes(monkeypatch) 
     from cardlab.fast.search import flush_stale_cache
 
     flushed: list[str] = []
-    own = [
-        v
-        for v in vars(search).values()
-        if isinstance(v, CPUDispatcher) and v.py_func.__module__ == search.__name__
-    ]
+    own = [v for v in vars(search).values() if isinstance(v, CPUDispatcher) and v.py_func.__module__ == search.__name__]
     for dispatcher in own:
         monkeypatch.setattr(dispatcher._cache, "flush", lambda name=dispatcher.__name__: flushed.append(name))
     folder = Path(own[0]._cache.cache_path)

@@ -30,12 +30,16 @@ kernel's own splitmix64 stream, a function of (seed, game index) only. `play_bat
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
+from cardlab.fast.rng import below as _below
+from cardlab.fast.rng import seed_rng
+from cardlab.fast.search import flush_stale_cache
 from cardlab.games.aterial.fast.tables import (
     AB_AMOUNT,
     AB_ATTACK,
@@ -164,9 +168,6 @@ ACTIVATED = np.array([K_TAP_HEAL, K_TAP_SNIPE, K_DEVOUR], dtype=np.int64)  # `ac
 ORTHO = np.array([[1, 3, -1], [0, 2, 4], [1, 5, -1], [4, 0, -1], [3, 5, 1], [4, 2, -1]], dtype=np.int64)
 DIAG = np.array([[4, -1], [3, 5], [4, -1], [1, -1], [0, 2], [1, -1]], dtype=np.int64)
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
 _BLOCK_GAMES = 32  # games per prange work item; results never depend on it or on the thread count
 
 
@@ -190,30 +191,6 @@ def _ab(tab: Row, inst: int, k: int, col: int) -> int:
 @njit(cache=True, inline="always")
 def _has(tab: Row, inst: int, key: int) -> bool:
     return (tab[INST_BASE + inst * ICOLS + I_KEYS] >> key) & 1 == 1
-
-
-# -- random numbers ----------------------------------------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def _mix(value: np.uint64) -> np.uint64:
-    z = value
-    z = (z ^ (z >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True, inline="always")
-def _below(rng: npt.NDArray[np.uint64], n: int) -> int:
-    """Uniform in [0, n) from the splitmix64 stream `rng` (uint64[1])."""
-    rng[0] += _GOLDEN
-    return int(((_mix(rng[0]) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
-
-
-@njit(cache=True)
-def seed_rng(rng: npt.NDArray[np.uint64], seed: int, game: int) -> None:
-    """The stream of game `game` of a batch: a function of (seed, game) only, never of threads."""
-    rng[0] = _mix(_mix(np.uint64(seed) + _GOLDEN) ^ (np.uint64(game) * _MIX2 + _GOLDEN))
 
 
 # -- zones ---------------------------------------------------------------------------------------
@@ -1002,12 +979,6 @@ def outcome(row: Row) -> tuple[int | None, str] | None:
     return (None if row[WINNER] < 0 else int(row[WINNER]), REASON_NAMES[int(row[REASON])])
 
 
-def new_rng(seed: int, game: int = 0) -> npt.NDArray[np.uint64]:
-    rng = np.empty(1, dtype=np.uint64)
-    seed_rng(rng, seed % 2**62, game)
-    return rng
-
-
 def load_state(state: Any) -> tuple[Row, Row]:
     """(row, table) of a reference `AterialState`: the same deal, window and pending choices, so that both
     engines play on from one position."""
@@ -1111,3 +1082,6 @@ def sync_mulligan(row: Row, player: int, deck: list[int], hand: list[int], shuff
     row[DECK + 64 * player : DECK + 64 * player + len(deck)] = deck
     row[HAND + 64 * player : HAND + 64 * player + len(hand)] = hand
     return None
+
+
+flush_stale_cache(sys.modules[__name__], ())  # the kernel inlines `cardlab.fast.rng`

@@ -37,6 +37,7 @@ import numpy as np
 from numba import njit, prange
 
 from cardlab.core.specs import AgentSpecError, split_spec
+from cardlab.fast.rng import new_rng
 from cardlab.fast.search import AgentBatch, cycles, cycles_per_ms, flush_stale_cache, read_cycles, ucb_log_table
 from cardlab.games.aterial.fast import cpu, heuristic
 from cardlab.games.aterial.fast.cpu import (
@@ -331,7 +332,7 @@ def search_action(
     if tree is None or not tree.fits(capacity, n_actions):
         tree = Tree(capacity, max(512, n_actions))
     deadline = read_cycles() + int(seconds * 1000.0 * cycles_per_ms()) if seconds > 0 else 0
-    rng = cpu.new_rng(seed, 0)
+    rng = new_rng(seed, 0)
     action = _search(root, tab, iterations, deadline, c, ROLLOUTS[rollout], stop_early, rng, *tree.buffers())
     return int(action)
 
