@@ -510,8 +510,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "web",
         "web/manager.py",
-        "if PLAYER_NAMES[to_move] != seat:",
-        "if False:",
+        'raise Rejected(409, f"it is not {seat}\'s turn", [])',
+        "pass",
         (WEB, HOLES),
         "the turn check dropped: a seat may act on the other's turn",
     ),
