@@ -167,8 +167,10 @@ def test_depth_cuts_rollouts_and_asks_the_games_estimate(monkeypatch: pytest.Mon
     assert len(asked) == 30 and all(0 < value < 1 for value in asked)  # every iteration cut short, none at the end
     with pytest.raises(AgentSpecError, match="edelweiss has none"):
         make_agent("ismcts:depth=5", "edelweiss")
-    with pytest.raises(AgentSpecError, match="not rollout=fast or backend=cpu"):
+    with pytest.raises(AgentSpecError, match="not rollout=fast"):
         make_agent("ismcts:depth=5:rollout=fast")
+    with pytest.raises(AgentSpecError, match="plays its rollouts to the end"):
+        make_agent("ismcts:depth=5:backend=cpu", "edelweiss")
 
 
 def test_availability_counts_keep_the_search_exploring() -> None:

@@ -80,8 +80,10 @@ class ISMCTSAgent:
             raise ValueError(f"backend must be 'python' or 'cpu', not {backend!r}")
         if iterations < 1 and time <= 0:
             raise ValueError("give iterations >= 1 or time > 0")
-        if depth and (rollout == "fast" or backend == "cpu"):
-            raise ValueError("depth cuts the python rollouts (random or heuristic), not rollout=fast or backend=cpu")
+        if depth < 0:
+            raise ValueError(f"depth must be >= 0 (0: rollouts to the end), not {depth}")
+        if depth and rollout == "fast":
+            raise ValueError("depth cuts random or heuristic rollouts, not rollout=fast (a whole compiled game)")
         self.iterations = iterations
         self.time = time
         self.c = c
@@ -115,6 +117,8 @@ class ISMCTSAgent:
                     raise ValueError("backend=cpu needs the fast extra: pip install -e '.[fast]'") from None
                 if search is None:
                     raise ValueError(f"backend=cpu searches {_searchable()} only, not {game_name}")
+                if self.depth and not search.cuts_rollouts:
+                    raise ValueError(f"depth={self.depth}: {game_name}'s compiled search plays its rollouts to the end")
                 self._searches[game_name] = search
             return
         if game_name not in self._rollouts:
@@ -174,6 +178,7 @@ class ISMCTSAgent:
             rng.getrandbits(62),
             seconds or 0.0,
             tree,
+            self.depth,
         )
         legal = infoset.legal_actions
         chosen = next((action for action in legal if int(action) == action_id), None)

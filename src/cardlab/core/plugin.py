@@ -333,10 +333,14 @@ class CompiledSearch(Protocol):
     def time_capacity(self) -> int:
         """Tree nodes to hold for a search bounded by time rather than iterations."""
 
+    @property
+    def cuts_rollouts(self) -> bool:
+        """Whether `choose` takes a `depth`: rollouts cut after that many actions, the game's estimate then."""
+
     def new_tree(self, capacity: int) -> Any: ...
 
     def choose(
-        self, world: State, iterations: int, c: float, rollout: str, seed: int, seconds: float, tree: Any
+        self, world: State, iterations: int, c: float, rollout: str, seed: int, seconds: float, tree: Any, depth: int
     ) -> int:
         """The action id the search picks in `world` (a canonical world of the player to move)."""
 

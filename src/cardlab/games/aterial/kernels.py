@@ -185,11 +185,12 @@ class AterialSearch:
     def __init__(self) -> None:
         self._module = import_module(_SEARCH)  # ImportError without the fast extra
         self.time_capacity: int = self._module.TIME_CAPACITY
+        self.cuts_rollouts = True
 
     def new_tree(self, capacity: int) -> Any:
         return self._module.Tree(capacity)
 
     def choose(
-        self, world: State, iterations: int, c: float, rollout: str, seed: int, seconds: float, tree: Any
+        self, world: State, iterations: int, c: float, rollout: str, seed: int, seconds: float, tree: Any, depth: int
     ) -> int:
-        return int(self._module.choose(world, iterations, c, rollout, seed, seconds, tree))
+        return int(self._module.choose(world, iterations, c, rollout, seed, seconds, tree, depth))

@@ -212,11 +212,12 @@ class EdelweissSearch:
     def __init__(self) -> None:
         self._module = import_module("cardlab.games.edelweiss.fast.search")  # ImportError without the fast extra
         self.time_capacity: int = self._module.TIME_CAPACITY
+        self.cuts_rollouts = False  # an Edelweiss game is short: its rollouts always run to the end
 
     def new_tree(self, capacity: int) -> Any:
         return self._module.Tree(capacity)
 
     def choose(
-        self, world: State, iterations: int, c: float, rollout: str, seed: int, seconds: float, tree: Any
+        self, world: State, iterations: int, c: float, rollout: str, seed: int, seconds: float, tree: Any, depth: int
     ) -> int:
         return int(self._module.choose(world, iterations, c, rollout, seed, seconds, tree))

@@ -173,6 +173,62 @@ def test_stopping_early_returns_the_full_searchs_move() -> None:
     assert stopped > 5, "the shortcut is taken in clear positions"
 
 
+def test_the_compiled_estimate_is_the_heuristics_evaluate() -> None:
+    """`heuristic.evaluate` (material from LP, units' cost and HP left, hand sizes), where `ismcts:depth=D`
+    cuts a rollout short, is the same number on the kernel's row at every decision and at the end (A15)."""
+    from cardlab.games.aterial.heuristic import evaluate
+
+    rng = random.Random(12)
+    compared = ended = 0
+    for config in ({}, {"rules": {"retaliation": "yes"}}, {"patches": ["S11.hp=4", "L01.lp=18"]}):
+        game = Aterial.from_config(config)
+        for _ in range(8):
+            state = game.new_state(rng.getrandbits(32), record_events=False)
+            while True:
+                root, tab = k.load_state(state)
+                for player in (0, 1):
+                    assert hk.evaluate(root, tab, player) == pytest.approx(evaluate(state, player), abs=1e-12)
+                compared += 1
+                if state.current_player() is None:
+                    ended += 1
+                    break
+                state.apply(rng.choice(state.legal_actions()))
+    assert compared > 1000 and ended == 24
+
+
+def test_a_depth_cut_search_stops_its_rollouts_and_asks_the_estimate() -> None:
+    """With `depth` longer than any game the search is the uncut one, move for move (a game's end scores 1,
+    0 or a draw's 0.5 either way); a one-action cut changes the backups, so some choices differ."""
+    same = differ = 0
+    for index, state in enumerate(midgame_states(30, seed=8)):
+        root, tab = k.load_state(state)
+        uncut = s.search_action(root, tab, 80, rollout="heuristic", seed=index, stop_early=False)
+        long_cut = s.search_action(root, tab, 80, rollout="heuristic", seed=index, stop_early=False, depth=10**6)
+        short_cut = s.search_action(root, tab, 80, rollout="heuristic", seed=index, stop_early=False, depth=1)
+        assert long_cut == uncut
+        same += 1
+        differ += short_cut != uncut
+    assert same == 30 and differ >= 3, differ
+
+
+def test_the_depth_cut_reaches_the_kernel_agents_and_the_reference_agent() -> None:
+    """`ismcts:...:depth=D:backend=cpu` plays in the kernel's batch and behind the reference engine's agent."""
+    game = Aterial()
+    cut = "ismcts:iterations=30:rollout=heuristic:backend=cpu:depth=10"  # the canonical order
+    assert s.kernel_agent(cut).depth == 10
+    cut_games = s.play_agents(game, cut, "heuristic", 12, 3)
+    uncut_games = s.play_agents(game, SEARCH, "heuristic", 12, 3)
+    assert not np.array_equal(cut_games.decisions, uncut_games.decisions)
+    agent = make_agent(cut, "aterial")
+    assert agent.spec == cut
+    state = midgame_states(1, seed=6)[0]
+    infoset = state.infoset(state.current_player())
+    root, tab = k.load_state(infoset.canonical_world)
+    seed = random.Random(9).getrandbits(62)
+    expected = s.search_action(root, tab, 30, rollout="heuristic", seed=seed, depth=10)
+    assert int(agent.act(infoset, random.Random(9))) == expected
+
+
 def test_kernel_games_with_search_seats_are_a_function_of_the_seed_whatever_the_threads() -> None:
     game = Aterial()
     specs = (SEARCH, "heuristic")
@@ -244,7 +300,9 @@ def test_the_reference_engine_agent_uses_the_compiled_search() -> None:
         ("ismcts:iterations=lots:backend=cpu", "iterations must be an integer, not 'lots'"),
         ("ismcts:iterations=0:backend=cpu", "give iterations >= 1 or time > 0"),
         ("ismcts:rollout=greedy:backend=cpu", "rollout must be one of ['fast', 'heuristic', 'random'], not 'greedy'"),
-        ("ismcts:depth=4:backend=cpu", "search takes ['iterations', 'time', 'c', 'rollout', 'backend'], not ['depth']"),
+        ("ismcts:width=4:backend=cpu", "'rollout', 'depth', 'backend'], not ['width']"),
+        ("ismcts:depth=-1:backend=cpu", "depth must be >= 0"),
+        ("ismcts:depth=two:backend=cpu", "depth must be an integer, not 'two'"),
         ("ismcts:c=-1:backend=cpu", "c must be >= 0"),
         ("heuristic:epsilon=2", "epsilon must be between 0 and 1"),
         ("ismcts:iterations", "bad parameter 'iterations' (write key=value)"),

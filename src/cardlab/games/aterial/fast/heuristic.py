@@ -95,6 +95,7 @@ from cardlab.games.aterial.fast.tables import (
     R_RETALIATION,
     R_SIEGE_PIERCE,
 )
+from cardlab.games.aterial.heuristic import EVAL_SCALE
 from cardlab.games.aterial.state import (
     W_ABILITY_TARGET,
     W_ACTION,
@@ -318,6 +319,31 @@ def heuristic_action(row: Row, tab: Row, out: Row, n: int) -> int:
                 best_cost, best_rank, best_card = cost, rank, card
         return tab[B_DISCARD] + best_card
     return -1
+
+
+@njit(cache=True)
+def _material(row: Row, tab: Row, player: int) -> float:
+    """`heuristic._material`: LP count double, a unit its cost + 1 scaled by the HP it has left, a hand card 0.3."""
+    value = 2.0 * row[LP + player] + 0.3 * row[NHAND + player]
+    leader = row[LEADER + player]
+    for sq in range(6):
+        inst = row[FIELD + 6 * player + sq]
+        if inst != EMPTY and inst != leader:
+            left = max(0, _remaining(row, tab, inst))
+            value += (_inst(tab, inst, I_COST) + 1.0) * left / max(1, _hp_value(row, tab, inst))
+    return value
+
+
+@njit(cache=True)
+def evaluate(row: Row, tab: Row, player: int) -> float:
+    """`heuristic.evaluate`: `player`'s chance of winning from public material and hand sizes (1, 0 or 0.5
+    once the game is over), where a search cuts a rollout short (`ismcts:depth=D`)."""
+    if row[WINDOW] == W_OVER:
+        if row[WINNER] < 0:
+            return 0.5
+        return 1.0 if row[WINNER] == player else 0.0
+    lead = _material(row, tab, player) - _material(row, tab, 1 - player)
+    return 1.0 / (1.0 + np.exp(-lead / EVAL_SCALE))
 
 
 @njit(cache=True, parallel=True)

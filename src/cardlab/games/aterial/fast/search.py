@@ -61,7 +61,7 @@ from cardlab.games.aterial.fast.cpu import (
     load_state,
     seed_rng,
 )
-from cardlab.games.aterial.fast.heuristic import POLICY_HEURISTIC, POLICY_RANDOM, heuristic_action
+from cardlab.games.aterial.fast.heuristic import POLICY_HEURISTIC, POLICY_RANDOM, evaluate, heuristic_action
 from cardlab.games.aterial.fast.tables import MAX_INSTANCES, N_ACTIONS
 from cardlab.games.aterial.state import W_DEPLOY_TO, W_OVER
 
@@ -76,8 +76,8 @@ three times as many decisions; BENCHMARKS.md, aterial-search): name it, as the b
 
 MAX_DEPTH = 2048  # tree nodes on one path (one node is added per iteration, so far fewer in practice)
 TIME_CAPACITY = 1 << 17  # tree nodes kept for a time budget (one node per iteration)
-SPEC_PARAMS = ("iterations", "time", "c", "rollout", "backend")
-"""The `ismcts` parameters the kernel plays (`depth` cuts python rollouts only)."""
+SPEC_PARAMS = ("iterations", "time", "c", "rollout", "depth", "backend")
+"""The `ismcts` parameters the kernel plays."""
 
 
 @njit(cache=True)
@@ -146,6 +146,7 @@ def _search(
     deadline: int,
     c: float,
     rollout: int,
+    rollout_depth: int,
     stop_early: bool,
     rng: np.ndarray,
     first_child: Row,
@@ -246,19 +247,18 @@ def _search(
             node = chosen_node
             if untried > 0:
                 break
-        # Rollout to the end of the game.
-        while row[WINDOW] != W_OVER:
+        # Rollout to the end of the game, or for `rollout_depth` actions and then the heuristic's estimate.
+        steps = 0
+        while row[WINDOW] != W_OVER and (rollout_depth == 0 or steps < rollout_depth):
             action = heuristic_action(row, tab, out, n) if rollout == POLICY_HEURISTIC else out[_below(rng, n)]
             n = apply(row, tab, action, rng, out)
-        winner = row[WINNER]
+            steps += 1
+        first_value = evaluate(row, tab, 0)  # a draw (A15.5) is half a win, as the reference backs it up
         visits[0] += 1
         for i in range(depth):
             visited = path[i]
             visits[visited] += 1
-            if owner[visited] == winner:
-                reward[visited] += 1.0
-            elif winner < 0:  # a draw (A15.5): half a win, as the reference backs it up
-                reward[visited] += 0.5
+            reward[visited] += first_value if owner[visited] == 0 else 1.0 - first_value
         done += 1
         if (
             stop_early
@@ -318,6 +318,7 @@ def search_action(
     seconds: float = 0.0,
     tree: Tree | None = None,
     *,
+    depth: int = 0,
     stop_early: bool = True,
 ) -> int:
     """The search's action id at a resting kernel row (the player to move searches).
@@ -333,12 +334,19 @@ def search_action(
         tree = Tree(capacity, max(512, n_actions))
     deadline = read_cycles() + int(seconds * 1000.0 * cycles_per_ms()) if seconds > 0 else 0
     rng = new_rng(seed, 0)
-    action = _search(root, tab, iterations, deadline, c, ROLLOUTS[rollout], stop_early, rng, *tree.buffers())
+    action = _search(root, tab, iterations, deadline, c, ROLLOUTS[rollout], depth, stop_early, rng, *tree.buffers())
     return int(action)
 
 
 def choose(
-    world: Any, iterations: int, c: float, rollout: str, seed: int, seconds: float = 0.0, tree: Tree | None = None
+    world: Any,
+    iterations: int,
+    c: float,
+    rollout: str,
+    seed: int,
+    seconds: float = 0.0,
+    tree: Tree | None = None,
+    depth: int = 0,
 ) -> int:
     """The search's action id for the player to move in a reference `AterialState`.
 
@@ -347,7 +355,7 @@ def choose(
     carries its cards and rule options into the table.
     """
     root, tab = load_state(world)
-    return search_action(root, tab, iterations, c, rollout, seed, seconds, tree)
+    return search_action(root, tab, iterations, c, rollout, seed, seconds, tree, depth=depth)
 
 
 @njit(cache=True, parallel=True)
@@ -358,6 +366,7 @@ def play_batch_agents(
     iterations: Row,
     cs: np.ndarray,
     rollouts: Row,
+    depths: Row,
     budgets: Row,
     epsilons: np.ndarray,
     capacity: int,
@@ -424,7 +433,7 @@ def play_batch_agents(
                 else:
                     deadline = start + budgets[actor] if budgets[actor] > 0 else 0
                     action = _search(
-                        row, tab, iterations[actor], deadline, cs[actor], rollouts[actor], True, rng,
+                        row, tab, iterations[actor], deadline, cs[actor], rollouts[actor], depths[actor], True, rng,
                         first_child, sibling, move, visits, reward, avail, owner,
                         scratch, s_out, root_out, slot, path, slots, pool, mark, log_table,
                     )  # fmt: skip
@@ -448,6 +457,7 @@ class KernelAgent:
     iterations: int = 0
     c: float = 0.7
     rollout: int = ROLLOUTS[DEFAULT_ROLLOUT]
+    depth: int = 0
     seconds: float = 0.0
     epsilon: float = 0.0
 
@@ -484,7 +494,10 @@ def kernel_agent(spec: str) -> KernelAgent:
             raise AgentSpecError(f"{spec!r}: give iterations >= 1 or time > 0")
         if not c >= 0.0:
             raise AgentSpecError(f"{spec!r}: c must be >= 0, not {c}")
-        return KernelAgent(KIND_SEARCH, iterations, c, ROLLOUTS[rollout], seconds)
+        depth = _number(spec, "depth", params.get("depth", "0"), int)
+        if depth < 0:
+            raise AgentSpecError(f"{spec!r}: depth must be >= 0 (0: rollouts to the end), not {depth}")
+        return KernelAgent(KIND_SEARCH, iterations, c, ROLLOUTS[rollout], depth, seconds)
     raise AgentSpecError(f"the cpu kernel plays random, heuristic[:epsilon=E] and ismcts:...:backend=cpu, not {spec!r}")
 
 
@@ -506,6 +519,7 @@ def play_agents(game: Any, spec_p1: str, spec_p2: str, n_games: int, seed: int, 
         np.array([s.iterations for s in seats], dtype=np.int64),
         np.array([s.c for s in seats], dtype=np.float64),
         np.array([s.rollout for s in seats], dtype=np.int64),
+        np.array([s.depth for s in seats], dtype=np.int64),
         budgets.astype(np.int64),
         np.array([s.epsilon for s in seats], dtype=np.float64),
         capacity,
