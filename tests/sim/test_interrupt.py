@@ -32,6 +32,16 @@ SEARCH = "ismcts:iterations=5:backend=cpu"
 POSIX = pytest.mark.skipif(sys.platform == "win32", reason="process groups and SIGINT as a terminal sends it")
 
 
+@pytest.fixture(autouse=True)
+def _ctrl_c_as_at_a_terminal() -> Any:
+    """SIGINT handled as in an interactive Python, for this file's tests and the processes they start (exec resets a
+    handled signal to its default, where an ignored one stays ignored): a shell running the suite in the
+    background (`cmd &`) hands SIGINT down ignored, and `held` then rightly does nothing."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 def _same_games(a: KernelRun, b: KernelRun) -> bool:
     return all(np.array_equal(getattr(a, name), getattr(b, name)) for name in COLUMNS) and a.reasons == b.reasons
 
