@@ -2,11 +2,13 @@
 
 1. Milliseconds per iteration on one core (numba at one thread): searches of `--iterations` iterations, all
    of them (no early stop), at `--positions` kernel positions reached by heuristic play with one random move
-   in five (default decks D1,D2), for each rollout policy; the median of `--repeats` passes, in wall-clock
-   and in process CPU time (the machine may be shared: CPU time is what one core spent). Target: <= 0.05 ms.
+   in five (default decks D1,D2), for each rollout policy and for heuristic rollouts cut at `--depth` actions
+   (`depth=D`); the median of `--repeats` passes, in wall-clock and in process CPU time (the machine may be
+   shared: CPU time is what one core spent). Target: <= 0.05 ms.
 2. Strength through the command a user types: `cardlab simulate aterial --engine cpu --agents SEARCH,heuristic
    --games N --json` (seats swapped per deal), its win rate with the 95% Wilson interval the command
-   prints, and its mean ms per search decision. Target: >= 60% over >= 400 games.
+   prints, and its mean ms per search decision, for the full-rollout search and for the lab's table agent
+   (`Matchups.strong_agent`). Target: >= 60% over >= 400 games.
 
 The 1-minute load average is recorded before and after. Writes the `aterial-search` section of
 BENCHMARKS.md (`--dry-run` prints it only). Run: `python benchmarks/bench_aterial_search.py`.
@@ -60,7 +62,9 @@ def positions(count: int, seed: int) -> tuple[np.ndarray, list[np.ndarray]]:
     return tab, rows
 
 
-def per_iteration(tab: np.ndarray, rows: list[np.ndarray], iterations: int, rollout: str, repeats: int) -> dict:
+def per_iteration(
+    tab: np.ndarray, rows: list[np.ndarray], iterations: int, rollout: str, repeats: int, depth: int = 0
+) -> dict:
     """Median wall and CPU ms per iteration (all iterations), and ms per decision as played (early stop on)."""
     import numba
 
@@ -73,12 +77,14 @@ def per_iteration(tab: np.ndarray, rows: list[np.ndarray], iterations: int, roll
     for _ in range(repeats):
         wall, cpu_time = time.perf_counter(), time.process_time()
         for index, row in enumerate(rows):
-            search.search_action(row, tab, iterations, rollout=rollout, seed=index, tree=tree, stop_early=False)
+            search.search_action(
+                row, tab, iterations, rollout=rollout, seed=index, tree=tree, depth=depth, stop_early=False
+            )
         walls.append((time.perf_counter() - wall) * 1000 / (len(rows) * iterations))
         cpus.append((time.process_time() - cpu_time) * 1000 / (len(rows) * iterations))
         wall = time.perf_counter()
         for index, row in enumerate(rows):
-            search.search_action(row, tab, iterations, rollout=rollout, seed=index, tree=tree)
+            search.search_action(row, tab, iterations, rollout=rollout, seed=index, tree=tree, depth=depth)
         played.append((time.perf_counter() - wall) * 1000 / len(rows))
     return {"wall": statistics.median(walls), "cpu": statistics.median(cpus), "played": statistics.median(played)}
 
@@ -94,6 +100,16 @@ def simulate(spec: str, games: int, seed: int) -> dict:
     return summary
 
 
+def table_agent() -> str:
+    """The agent `cardlab balance aterial` plays its table with when none is named."""
+    from cardlab.games.aterial.lab import matchups
+
+    strong = matchups(None).strong_agent
+    if strong is None:
+        raise SystemExit("Aterial's lab names no strong agent")
+    return strong
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
@@ -101,6 +117,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--games", type=int, default=400, help="games of the head-to-head (seats swapped per deal)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--depth", type=int, default=10, help="the rollout cut of the depth row")
     parser.add_argument("--dry-run", action="store_true")
     args = parser.parse_args()
     load_before = os.getloadavg()[0]
@@ -108,21 +125,31 @@ def main() -> None:
     costs = {
         rollout: per_iteration(tab, rows, args.iterations, rollout, args.repeats) for rollout in ("heuristic", "random")
     }
-    spec = f"ismcts:iterations={args.iterations}:rollout=heuristic:backend=cpu"
-    simulate(spec, 2, args.seed)  # compile (or load numba's cache) before the measured run
-    started = time.perf_counter()
-    summary = simulate(spec, args.games, args.seed)
-    seconds = time.perf_counter() - started
+    costs[f"heuristic, depth={args.depth}"] = per_iteration(
+        tab, rows, args.iterations, "heuristic", args.repeats, args.depth
+    )
+    full = f"ismcts:iterations={args.iterations}:rollout=heuristic:backend=cpu"
+    table_spec = table_agent()
+    strength_rows = []
+    for spec in (full, table_spec):
+        simulate(spec, 2, args.seed)  # compile (or load numba's cache) before the measured run
+        started = time.perf_counter()
+        summary = simulate(spec, args.games, args.seed)
+        seconds = time.perf_counter() - started
+        wins, games = summary["wins"][0], summary["games"]
+        low, high = summary["ci95"][0]
+        strength_rows.append(
+            f"| `{spec}` | **{wins}/{games} = {wins / games:.1%}** | {low:.1%}-{high:.1%} | {summary['draws']} "
+            f"| {summary['decision_ms'][0]:.2f} | {seconds:.0f} |"
+        )
     load_after = os.getloadavg()[0]
-    wins, games = summary["wins"][0], summary["games"]
-    low, high = summary["ci95"][0]
     cost_rows = [
         f"| {rollout} | {cost['wall']:.4f} | {cost['cpu']:.4f} | {cost['played']:.2f} |"
         for rollout, cost in costs.items()
     ]
     command = (
         f"python benchmarks/bench_aterial_search.py --iterations {args.iterations} --positions {args.positions} "
-        f"--repeats {args.repeats} --games {args.games} --seed {args.seed}"
+        f"--repeats {args.repeats} --games {args.games} --seed {args.seed} --depth {args.depth}"
     )
     lines = [
         "## Aterial compiled search (`ismcts:...:backend=cpu`)",
@@ -139,11 +166,13 @@ def main() -> None:
         "|---|---:|---:|---:|",
         *cost_rows,
         "",
-        f"Strength: `cardlab simulate aterial --engine cpu --agents {spec},heuristic --games {args.games} "
-        f"--seed {args.seed} --json` (seats swapped per deal, on all cores): the search wins **{wins}/{games} = "
-        f"{wins / games:.1%}** (95% interval {low:.1%}-{high:.1%}; draws {summary['draws']}), "
-        f"{summary['decision_ms'][0]:.2f} ms per search decision, {seconds:.0f} s for the command. "
-        "Target: >= 60%.",
+        f"Strength: `cardlab simulate aterial --engine cpu --agents SEARCH,heuristic --games {args.games} "
+        f"--seed {args.seed} --json` (seats swapped per deal, on all cores), for the full-rollout search and the "
+        "lab's table agent (the default agent of `cardlab balance aterial`). Target: >= 60%.",
+        "",
+        "| SEARCH | wins | 95% interval | draws | ms per search decision | seconds for the command |",
+        "|---|---:|---|---:|---:|---:|",
+        *strength_rows,
     ]
     text = "\n".join(lines)
     if not args.dry_run:

@@ -283,6 +283,21 @@ def test_the_lab_plays_the_search_in_the_kernel() -> None:
     assert sum(run.seat_decisions) == int(run.decisions.sum())
 
 
+def test_the_labs_default_table_agent_is_the_cut_search_played_in_the_kernel() -> None:
+    """`cardlab balance aterial` without --agent plays the search with cut rollouts (docs/balance.md), in the
+    kernel where the fast extra is installed, and it beats the heuristic."""
+    from cardlab.sim.balance import matchups_for
+
+    strong = matchups_for("aterial", None).strong_agent
+    assert strong is not None and s.kernel_agent(strong).depth > 0
+    check_engine("cpu", "aterial", (strong, strong), warm=False)
+    kernels = Aterial.kernels()
+    assert kernels is not None
+    as_p1 = kernels.run(Aterial().config_json(), (strong, "heuristic"), 10, 4, "cpu")
+    as_p2 = kernels.run(Aterial().config_json(), ("heuristic", strong), 10, 4, "cpu")
+    assert int((as_p1.winner == 0).sum() + (as_p2.winner == 1).sum()) >= 16
+
+
 def test_the_reference_engine_agent_uses_the_compiled_search() -> None:
     search = Aterial.compiled_search()
     assert search is not None and search.time_capacity == s.TIME_CAPACITY
