@@ -271,11 +271,11 @@ def test_the_function_level_check_finds_a_planted_cycle() -> None:
 
 # -- layers (docs/architecture.md) ------------------------------------------------------------------------------
 
-LAYERS = {"cardlab": 0, "core": 0, "fast": 0, "registry": 2, "store": 3, "agents": 3, "envs": 4, "sim": 4, "play": 5,
-          "web": 5, "cli": 6, "__main__": 7}  # fmt: skip
-"""docs/architecture.md's layers, lowest first (`fast`: the game-agnostic pieces of the compiled searches,
-beside `core`). A game's package (`cardlab.games.X`, its `fast/` included) is a
-layer of its own at 1, between `core` and the registry (`cardlab.games` itself); `envs` (the research
+LAYERS = {"cardlab": 0, "core": 0, "fast": 1, "registry": 3, "store": 4, "agents": 4, "envs": 5, "sim": 5, "play": 6,
+          "web": 6, "cli": 7, "__main__": 8}  # fmt: skip
+"""docs/architecture.md's layers, lowest first (`fast`: the game-agnostic pieces of the compiled searches, on
+`core`, whose spec errors they raise). A game's package (`cardlab.games.X`, its `fast/` included) is a
+layer of its own at 2, between `fast` and the registry (`cardlab.games` itself); `envs` (the research
 interfaces) stand on the agents, which they play as opponents."""
 
 UPWARD = {
@@ -291,7 +291,7 @@ def _layer(module: str) -> tuple[str, int]:
     if len(parts) == 1:
         return "cardlab", LAYERS["cardlab"]
     if parts[1] == "games":
-        return ("registry", LAYERS["registry"]) if len(parts) == 2 else (f"games.{parts[2]}", 1)
+        return ("registry", LAYERS["registry"]) if len(parts) == 2 else (f"games.{parts[2]}", 2)
     return parts[1], LAYERS[parts[1]]
 
 

@@ -40,8 +40,20 @@ import numpy as np
 from numba import njit, prange
 
 from cardlab.core.specs import AgentSpecError, split_spec
+from cardlab.fast import search as shared
 from cardlab.fast.rng import new_rng
-from cardlab.fast.search import AgentBatch, cycles, cycles_per_ms, flush_stale_cache, read_cycles, ucb_log_table
+from cardlab.fast.search import (
+    AgentBatch,
+    cycles,
+    cycles_per_ms,
+    decided,
+    flush_stale_cache,
+    read_cycles,
+    redeal,
+    search_values,
+    spec_number,
+    ucb_log_table,
+)
 from cardlab.games.aterial.fast import cpu, heuristic
 from cardlab.games.aterial.fast.cpu import (
     ACTIVE,
@@ -79,27 +91,10 @@ three times as many decisions; BENCHMARKS.md, aterial-search): name it, as the b
 
 MAX_DEPTH = 2048  # tree nodes on one path (one node is added per iteration, so far fewer in practice)
 TIME_CAPACITY = 1 << 17  # tree nodes kept for a time budget (one node per iteration)
-SPEC_PARAMS = ("iterations", "time", "c", "rollout", "depth", "backend")
-"""The `ismcts` parameters the kernel plays."""
 
 
-@njit(cache=True)
-def _redeal(row: Row, slots: Row, n: int, rng: np.ndarray, pool: Row, mark: Row) -> None:
-    """Shuffle the instances at row[slots[:n]] among those slots, starting from their ascending order
-    (so the result depends on which instances the slots hold, never on where each one was)."""
-    for i in range(n):
-        mark[row[slots[i]]] = 1
-    count = 0
-    for inst in range(MAX_INSTANCES):
-        if mark[inst]:
-            pool[count] = inst
-            count += 1
-            mark[inst] = 0
-    for i in range(n - 1, 0, -1):
-        j = _below(rng, i + 1)
-        pool[i], pool[j] = pool[j], pool[i]
-    for i in range(n):
-        row[slots[i]] = pool[i]
+INSTANCE_BITS = (1 << 30) - 1
+"""A hand or deck slot's instance bits (`redeal`): it holds an instance id and nothing else."""
 
 
 @njit(cache=True)
@@ -111,7 +106,7 @@ def _determinize(row: Row, root: Row, me: int, rng: np.ndarray, slots: Row, pool
     for i in range(root[NDECK + me]):
         slots[n] = DECK + 64 * me + i
         n += 1
-    _redeal(row, slots, n, rng, pool, mark)
+    redeal(row, slots, n, rng, pool, mark, INSTANCE_BITS)
     opp = 1 - me
     keep = root[SELECTED] if root[WINDOW] == W_DEPLOY_TO and root[ACTIVE] == opp else -1
     n = 0
@@ -122,23 +117,7 @@ def _determinize(row: Row, root: Row, me: int, rng: np.ndarray, slots: Row, pool
     for i in range(root[NDECK + opp]):
         slots[n] = DECK + 64 * opp + i
         n += 1
-    _redeal(row, slots, n, rng, pool, mark)
-
-
-@njit(cache=True)
-def _decided(first_child: Row, sibling: Row, visits: Row, remaining: int) -> bool:
-    """Whether the most visited root move leads by more than the iterations left: then no later
-    iteration can change the choice, and stopping early returns exactly the full search's move."""
-    first, second = 0, 0
-    node = first_child[0]
-    while node >= 0:
-        count = visits[node]
-        if count > first:
-            first, second = count, first
-        elif count > second:
-            second = count
-        node = sibling[node]
-    return first - second > remaining
+    redeal(row, slots, n, rng, pool, mark, INSTANCE_BITS)
 
 
 @njit(cache=True)
@@ -172,7 +151,7 @@ def _search(
     """One decision at the resting `root` for the player to move; returns its action id.
 
     Runs `iterations` (0: no limit) and stops at `deadline` (a cycle-counter time; 0: none), or when
-    the tree is full. With `stop_early` it also stops once the choice is `_decided`, which returns
+    the tree is full. With `stop_early` it also stops once the choice is `decided`, which returns
     exactly the move the remaining iterations would have led to. The tree arrays have `capacity`
     entries; `slot` (one per action id, all -1) maps a node's children while it is visited;
     `log_table[n]` = log(n).
@@ -267,7 +246,7 @@ def _search(
             stop_early
             and iterations > 0
             and (done & 15) == 0
-            and _decided(first_child, sibling, visits, iterations - done)
+            and decided(first_child, sibling, visits, iterations - done)
         ):
             break
     best, most = root_out[0], -1
@@ -280,35 +259,11 @@ def _search(
     return best
 
 
-class Tree:
-    """Reusable search buffers for one thread of decisions."""
+class Tree(shared.Tree):
+    """Reusable search buffers for one thread of decisions (`cardlab.fast.search.Tree` sized for Aterial)."""
 
     def __init__(self, capacity: int, n_actions: int = 512) -> None:
-        self.first_child = np.empty(capacity, dtype=np.int64)
-        self.sibling = np.empty(capacity, dtype=np.int64)
-        self.move = np.empty(capacity, dtype=np.int64)
-        self.visits = np.zeros(capacity, dtype=np.int64)
-        self.reward = np.zeros(capacity, dtype=np.float64)
-        self.avail = np.zeros(capacity, dtype=np.int64)
-        self.owner = np.zeros(capacity, dtype=np.int64)
-        self.row = np.zeros(ROW_SIZE, dtype=np.int64)
-        self.out = np.zeros(n_actions, dtype=np.int64)
-        self.root_out = np.zeros(n_actions, dtype=np.int64)
-        self.slot = np.full(n_actions, -1, dtype=np.int64)
-        self.path = np.zeros(MAX_DEPTH, dtype=np.int64)
-        self.slots = np.zeros(2 * MAX_INSTANCES, dtype=np.int64)
-        self.pool = np.zeros(2 * MAX_INSTANCES, dtype=np.int64)
-        self.mark = np.zeros(MAX_INSTANCES, dtype=np.int64)
-        self.log_table = ucb_log_table(capacity)
-
-    def fits(self, capacity: int, n_actions: int) -> bool:
-        return self.visits.shape[0] >= capacity and self.out.shape[0] >= n_actions
-
-    def buffers(self) -> tuple[np.ndarray, ...]:
-        """`_search`'s tree and scratch arguments, in its order."""
-        tree = (self.first_child, self.sibling, self.move, self.visits, self.reward, self.avail, self.owner)
-        scratch = (self.row, self.out, self.root_out, self.slot, self.path, self.slots, self.pool, self.mark)
-        return (*tree, *scratch, self.log_table)
+        super().__init__(capacity, n_actions, ROW_SIZE, MAX_INSTANCES, MAX_DEPTH)
 
 
 def search_action(
@@ -465,41 +420,18 @@ class KernelAgent:
     epsilon: float = 0.0
 
 
-def _number(spec: str, key: str, text: str, kind: type) -> Any:
-    try:
-        return kind(text)
-    except ValueError:
-        word = "an integer" if kind is int else "a number"
-        raise AgentSpecError(f"{spec!r}: {key} must be {word}, not {text!r}") from None
-
-
 def kernel_agent(spec: str) -> KernelAgent:
     """The kernel seat of an agent spec; an AgentSpecError (a CardlabError) naming what is wrong."""
     name, params = split_spec(spec)
     if name == "random" and not params:
         return KernelAgent(KIND_RANDOM)
     if name == "heuristic" and set(params) <= {"epsilon"}:
-        epsilon = _number(spec, "epsilon", params.get("epsilon", "0"), float)
+        epsilon = spec_number(spec, "epsilon", params.get("epsilon", "0"), float)
         if not 0.0 <= epsilon <= 1.0:
             raise AgentSpecError(f"{spec!r}: epsilon must be between 0 and 1, not {epsilon}")
         return KernelAgent(KIND_HEURISTIC, epsilon=epsilon)
     if name == "ismcts" and params.get("backend") == "cpu":
-        unknown = sorted(set(params) - set(SPEC_PARAMS))
-        if unknown:
-            raise AgentSpecError(f"{spec!r}: the cpu kernel's search takes {list(SPEC_PARAMS)}, not {unknown}")
-        seconds = _number(spec, "time", params.get("time", "0"), float)
-        iterations = 0 if seconds > 0 else _number(spec, "iterations", params.get("iterations", "1000"), int)
-        c = _number(spec, "c", params.get("c", "0.7"), float)
-        rollout = params.get("rollout", DEFAULT_ROLLOUT)
-        if rollout not in ROLLOUTS:
-            raise AgentSpecError(f"{spec!r}: rollout must be one of {sorted(ROLLOUTS)}, not {rollout!r}")
-        if iterations < 1 and seconds <= 0:
-            raise AgentSpecError(f"{spec!r}: give iterations >= 1 or time > 0")
-        if not c >= 0.0:
-            raise AgentSpecError(f"{spec!r}: c must be >= 0, not {c}")
-        depth = _number(spec, "depth", params.get("depth", "0"), int)
-        if depth < 0:
-            raise AgentSpecError(f"{spec!r}: depth must be >= 0 (0: rollouts to the end), not {depth}")
+        iterations, seconds, c, rollout, depth = search_values(spec, params, tuple(ROLLOUTS), DEFAULT_ROLLOUT)
         return KernelAgent(KIND_SEARCH, iterations, c, ROLLOUTS[rollout], depth, seconds)
     raise AgentSpecError(f"the cpu kernel plays random, heuristic[:epsilon=E] and ismcts:...:backend=cpu, not {spec!r}")
 

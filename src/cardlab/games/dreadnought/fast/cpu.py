@@ -23,10 +23,11 @@ Row layout (offsets below; instances, dummy tokens, refs and action ids are the 
 | ZONE + (2z + p) * 64 + i, LEN + 2z + p | zone z of `ZONES` (a deck's top is its last card) |
 | HPS + (2p + a) * 64 + i, NHP + 2p + a | HP stacks (D4.3) |
 | AREA, CHK, BPMOD, SHIELD, ARMS + obj | per instance: field place, checked (D0.3), bp_mod, shield, a caster's arms |
-| NENCH + obj, ENCH + obj * ENCH_CAP + i | enchants on a host (D14): card + 256 (kind + 1) + 1024 placer |
+| NENCH + obj, ENCH + obj * ENCH_CAP + i | enchants on a host (D14): card + 256 (kind + 1) + 1024 placer + 2048 secret |
 | NATTC + obj, ATTC + obj * ATTC_CAP + i | codes attached to a host (D14.5) |
 | MOVED + i, NMOVED | objects moved this cast phase (D8.2) |
 | STACK + f * FW + k, SP | the frame stack (top last): `frames`' tuples as integers (`F_*` kinds) |
+| KNOWN + inst | how often `inst` stands in its owner's `known_hand` (hand cards the opponent has seen, D15.2) |
 
 A frame is `[kind, player, ...]`; a frame holding a `Play` keeps it at `P_*`. Randomness (the set-up
 shuffle, the token's coin, random play) comes from the kernel's splitmix64 stream, a function of (seed, game
@@ -446,7 +447,10 @@ SCR_CAST = SCR_LEG + TRIG_CAP  # `_cast_options`: 4
 SCR_FRAME = SCR_CAST + 4  # the frame being run or decided: FW
 FORCE_N = SCR_FRAME + FW  # + p: a deck order the next mulligan_to=deck shuffle takes instead (`force_shuffle`)
 FORCE = FORCE_N + 2  # + p * PER_PLAYER + i
-ROW_SIZE = FORCE + 2 * PER_PLAYER
+KNOWN = FORCE + 2 * PER_PLAYER  # + inst: its count in the owner's `known_hand` (what the searcher may know, D1.5)
+ROW_SIZE = KNOWN + MAX_INSTANCES
+SECRET = 2048
+"""An enchant's flag: its material was taken unseen from the deck top (`ench_secret`, D14.2)."""
 SLOT_COUNT = 7
 
 _BLOCK_GAMES = 32  # games per prange work item; results never depend on it or on the thread count
@@ -1089,6 +1093,8 @@ def _take(row: Row, p: int, inst: int) -> None:
     i = _zfind(row, Z_HAND, p, inst)
     if i >= 0:
         _zremove_at(row, Z_HAND, p, i)
+        if row[KNOWN + inst] > 0:
+            row[KNOWN + inst] -= 1
     else:
         _zremove(row, Z_SPEED, p, inst)
 
@@ -1407,7 +1413,7 @@ def _distinct_discard(row: Row, tab: Row, p: int) -> int:
 
 
 @njit(cache=True)
-def _add_material(row: Row, p: int, host: int, kind: int, card: int) -> None:
+def _add_material(row: Row, p: int, host: int, kind: int, card: int, secret: int) -> None:
     """`frames.add_material`: an engrave (D16.1; a fourth asks for a scrap, D16.3) or an enchant (D14.2)."""
     if kind == ENGRAVE:
         _zpush(row, Z_ENGR, p, card)
@@ -1419,7 +1425,7 @@ def _add_material(row: Row, p: int, host: int, kind: int, card: int) -> None:
     if n >= ENCH_CAP:
         _overflow(row)
         return
-    row[ENCH + host * ENCH_CAP + n] = card + 256 * (kind + 1) + 1024 * p
+    row[ENCH + host * ENCH_CAP + n] = card + 256 * (kind + 1) + 1024 * p + SECRET * secret
     row[NENCH + host] = n + 1
 
 
@@ -1492,7 +1498,11 @@ def _do_effect(row: Row, tab: Row, frame: Row, eff: int, obj: int) -> None:
         _break(row, tab, obj)
     elif name == EF_BOUNCE:  # D15.2: to the owner's hand (a dummy's real card too)
         owner = _owner(tab, obj)
-        _zpush(row, Z_HAND, owner, _leave_field(row, tab, obj))
+        known = not _is_dummy(tab, obj) or row[DKNOWN + obj - tab[N_INST]] == 1  # an open unit stays known
+        card = _leave_field(row, tab, obj)
+        _zpush(row, Z_HAND, owner, card)
+        if known:
+            row[KNOWN + card] += 1
     elif name == EF_MOVE:  # to the owner's other battle area if it fits; a unit in the idol area stays
         area = row[AREA + obj]
         owner = _owner(tab, obj)
@@ -1910,10 +1920,12 @@ def _auto(row: Row, tab: Row, frame: Row, rng: npt.NDArray[np.uint64]) -> None:
             _push(row, F_MATERIAL, p, host, mkind, count - 1)
             _push(row, D_PICK, p, host, mkind, 0)
             return
+        secret = 0
         if _zlen(row, Z_DISC, p):
             card = _zpop(row, Z_DISC, p)
         elif _zlen(row, Z_DECK, p):
             card = _zpop(row, Z_DECK, p)
+            secret = 1 if mkind != ENGRAVE else 0  # a closed enchant nobody has seen
         else:
             where = _hp_for_deck(row, p, 1) if tab[R_EVERY_USE] else -1
             if where >= 0:  # rule library_out=every_use: an HP card stands in for the deck's top card
@@ -1921,7 +1933,7 @@ def _auto(row: Row, tab: Row, frame: Row, rng: npt.NDArray[np.uint64]) -> None:
                 _hp_to_deck_step(row, p, where)
             return  # D14.2: nothing to make it from
         _push(row, F_MATERIAL, p, host, mkind, count - 1)
-        _add_material(row, p, host, mkind, card)
+        _add_material(row, p, host, mkind, card, secret)
     elif kind == F_BLOCK_STEP:  # D10.6
         if _n_blockers(row, scratch):
             _push(row, D_BLOCK, 1 - row[ATT_PLAYER], 0, 0, 0)
@@ -2581,7 +2593,7 @@ def _decide(row: Row, tab: Row, action: int, frame: Row) -> None:
     elif kind == D_PICK:  # D14.2, D16.1
         inst = _zlast_card(row, tab, Z_DISC, p, _dec(tab, action, D_CARD))
         _zremove(row, Z_DISC, p, inst)
-        _add_material(row, p, frame[2], frame[3], inst)
+        _add_material(row, p, frame[2], frame[3], inst, 0)
     elif kind == D_SCRAP:  # D16.3
         index = _dec(tab, action, D_INDEX)
         _zremove_at(row, Z_ECHK, p, index)
@@ -2759,8 +2771,8 @@ def reference_snapshot(state: Any) -> dict[str, Any]:
     """Everything that decides the rest of a reference game, in the kernel's terms (`snapshot`'s keys)."""
     n = len(state.cards)
     ench = {
-        host: [(card, kind, owner) for card, kind, owner in zip(cards, state.ench_kind[host], state.ench_owner[host],
-                                                                 strict=True)]
+        host: [(card, kind, owner, int(secret)) for card, kind, owner, secret in zip(
+            cards, state.ench_kind[host], state.ench_owner[host], state.ench_secret[host], strict=True)]
         for host, cards in state.ench.items()
         if cards
     }  # fmt: skip
@@ -2800,6 +2812,7 @@ def reference_snapshot(state: Any) -> dict[str, Any]:
         "attached": {host: list(codes) for host, codes in state.attached.items() if codes},
         "triggers": [[c, s, _ref_index(state, r)] for c, s, r in state.triggers],
         "stack": [encode_frame(state, frame) for frame in state.stack],
+        "known_hand": sorted(state.known_hand[0] + state.known_hand[1]),
     }
 
 
@@ -2846,7 +2859,7 @@ def snapshot(row: Row, count: int) -> dict[str, Any]:
         "arms": {obj: int(row[ARMS + obj]) for obj in range(count) if row[ARMS + obj] != EMPTY},
         "ench": {
             obj: [
-                (int(v & 255), int(((v >> 8) & 3) - 1), int(v >> 10))
+                (int(v & 255), int(((v >> 8) & 3) - 1), int((v >> 10) & 1), int(v >> 11))
                 for v in row[ENCH + obj * ENCH_CAP : ENCH + obj * ENCH_CAP + row[NENCH + obj]]
             ]
             for obj in range(count)
@@ -2859,6 +2872,7 @@ def snapshot(row: Row, count: int) -> dict[str, Any]:
         },
         "triggers": [ints(row[TRIG + 3 * i : TRIG + 3 * i + 3]) for i in range(int(row[NTRIG]))],
         "stack": [ints(row[STACK + f * FW : STACK + (f + 1) * FW]) for f in range(int(row[SP]))],
+        "known_hand": [inst for inst in range(count) for _ in range(int(row[KNOWN + inst]))],
     }
 
 
@@ -2867,7 +2881,11 @@ def load_state(state: Any) -> tuple[Row, Row]:
     engines play on from one position. A CardlabError for what the kernel does not compile."""
     from cardlab.games.dreadnought.fast.tables import build_table
 
-    tab = build_table(state.game, state.cards, state.owner)
+    return load_row(state), build_table(state.game, state.cards, state.owner)
+
+
+def load_row(state: Any) -> Row:
+    """`load_state`'s row alone (a caller holding the table of `state`'s game, cards and owners)."""
     row = new_row()
     _clear(row)
     snap = reference_snapshot(state)
@@ -2910,12 +2928,14 @@ def load_state(state: Any) -> tuple[Row, Row]:
         if len(entries) > ENCH_CAP:
             raise CardlabError(f"the cpu engine holds at most {ENCH_CAP} enchants per object")
         row[NENCH + obj] = len(entries)
-        for i, (card, kind, owner) in enumerate(entries):
-            row[ENCH + obj * ENCH_CAP + i] = card + 256 * (kind + 1) + 1024 * owner
+        for i, (card, kind, owner, secret) in enumerate(entries):
+            row[ENCH + obj * ENCH_CAP + i] = card + 256 * (kind + 1) + 1024 * owner + SECRET * secret
     for obj, codes in snap["attached"].items():
         row[NATTC + obj] = len(codes)
         row[ATTC + obj * ATTC_CAP : ATTC + obj * ATTC_CAP + len(codes)] = codes
         row[N_ATTACHED] += len(codes)
+    for inst in snap["known_hand"]:
+        row[KNOWN + inst] += 1
     row[NTRIG] = len(snap["triggers"])
     for i, trigger in enumerate(snap["triggers"]):
         row[TRIG + 3 * i : TRIG + 3 * i + 3] = trigger
@@ -2924,7 +2944,7 @@ def load_state(state: Any) -> tuple[Row, Row]:
     row[SP] = len(snap["stack"])
     for f, frame in enumerate(snap["stack"]):
         row[STACK + f * FW : STACK + (f + 1) * FW] = frame
-    return row, tab
+    return row
 
 
 def force_shuffle(row: Row, player: int, deck: list[int]) -> None:

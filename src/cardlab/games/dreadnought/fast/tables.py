@@ -146,6 +146,7 @@ A_SCRAP = A_HPDRAW + 2  # MAX_ENGRAVE_SLOTS ids
 A_FIRST = A_SCRAP + MAX_ENGRAVE_SLOTS  # MAX_TRIGGER_CHOICES ids
 B_DEC = A_FIRST + MAX_TRIGGER_CHOICES  # where the per-action rows start
 B_SEL, B_EFF, B_STAT, B_REF = B_DEC + 1, B_DEC + 2, B_DEC + 3, B_DEC + 4
+B_HEU = B_DEC + 5  # where the per-card rows the heuristic reads start (`H_*`)
 HEADER = 64
 
 G_ATTACKER, G_BLOCK, G_MOVE, G_REMOVE, G_TARGET1, G_TARGET2 = range(6)
@@ -174,6 +175,12 @@ C_N_STATIC = C_TRIG + MAX_LIST  # per zone (ZONES order): a count, then MAX_LIST
 C_N_ATTACH = C_N_STATIC + len(ZONES) * (1 + MAX_LIST)
 C_ATTACH = C_N_ATTACH + 1
 CCOLS = C_ATTACH + MAX_LIST
+
+# Per card of the set, for the kernel heuristic (`fast.heuristic`): printed values a card in hand or an action
+# naming a card needs, and its rank among the card ids as text (the reference sorts such options by id).
+(H_RANK, H_TYPE, H_BP, H_COST, H_SPEED, H_WEIGHT, H_UPKEEP, H_TIMING, H_EX_ENGRAVE, H_EX_DISCARD, H_HP_EFFECT,
+ H_OWN_ACT) = range(12)  # fmt: skip
+HCOLS = 12
 
 # Per action id.
 D_VERB, D_CARD, D_SPEED, D_SLOT, D_SEAT, D_AREA, D_SOURCE, D_INDEX = range(8)
@@ -441,6 +448,7 @@ def build_table(game: Any, cards: tuple[CardDef, ...], owner: tuple[int, ...]) -
         np.asarray(interned.effect_rows, dtype=np.int64).reshape(-1),
         np.asarray(interned.static_rows, dtype=np.int64).reshape(-1),
         np.asarray(ref_rows, dtype=np.int64).reshape(-1),
+        _heuristic_rows(game, card_ids).ravel(),
     ]
     bases = [CARD_BASE]
     for section in sections[:-1]:
@@ -481,6 +489,7 @@ def build_table(game: Any, cards: tuple[CardDef, ...], owner: tuple[int, ...]) -
         B_EFF: bases[3],
         B_STAT: bases[4],
         B_REF: bases[5],
+        B_HEU: bases[6],
     }
     header |= {A_PAY + i: acts.fixed[f"PAY {source}"] for i, source in enumerate(PAY_SOURCES)}
     header |= {A_TO + i: acts.fixed[f"TO {dest}"] for i, dest in enumerate(DESTINATIONS)}
@@ -530,6 +539,29 @@ def build_table(game: Any, cards: tuple[CardDef, ...], owner: tuple[int, ...]) -
         table[base + D_SOURCE] = PAY_SOURCES.index(decoded.source) if decoded.source else -1
         table[base + D_INDEX] = decoded.index
     return table
+
+
+def _heuristic_rows(game: Any, card_ids: list[str]) -> npt.NDArray[np.int64]:
+    """The `H_*` rows: per card of the set, in `card_set.by_id` order."""
+    rank = {card_id: r for r, card_id in enumerate(sorted(card_ids))}
+    rows = np.zeros((len(card_ids), HCOLS), dtype=np.int64)
+    for i, card_id in enumerate(card_ids):
+        card = game.card_set[card_id]
+        rows[i] = [
+            rank[card_id],
+            TYPES.index(card.type),
+            card.bp,
+            card.cost,
+            card.speed_index if card.speed else -1,
+            card.weight if card.size else 0,
+            card.upkeep,
+            _mask(card.timing),
+            card.extra.engrave,
+            card.extra.discard,
+            int(any(e.name in ("hp_gain", "hp_break") for e in card.effects)),
+            sum(1 for ability in card.abilities if ability.kind == "activated"),
+        ]
+    return rows
 
 
 __all__ = ["UNIT_SLOTS", "Table", "build_table", "check_game", "dealt_cards", "unsupported"]

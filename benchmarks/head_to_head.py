@@ -1,24 +1,25 @@
-"""Two Aterial kernel agents head to head, seats swapped on common deals: how the search's rollout cut was chosen.
+"""Two kernel agents of a TCG head to head, seats swapped on common deals: how the searches' rollout cuts were chosen.
 
-Plays `search.play_agents(Aterial(), A, B, N, seed)` and `(B, A)` on the same deals and prints A's share of the
-2N games (a draw as half) and A's milliseconds per decision. With NUMBA_NUM_THREADS=1 the time is one core's.
-Run: `NUMBA_NUM_THREADS=1 python benchmarks/aterial_head_to_head.py SPEC_A SPEC_B N` (docs/balance.md,
-"Aterial under the compiled search", lists the pairs that were run).
+Plays the game's `fast.search.play_agents(game, A, B, N, seed)` and `(B, A)` on the same deals (the game's
+default config) and prints A's share of the 2N games (a draw as half) and A's milliseconds per decision. With
+NUMBA_NUM_THREADS=1 the time is one core's. Run: `NUMBA_NUM_THREADS=1 python benchmarks/head_to_head.py GAME
+SPEC_A SPEC_B N` (docs/balance.md lists the pairs that were run).
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from importlib import import_module
 
-from cardlab.games.aterial.fast.search import play_agents
-from cardlab.games.aterial.game import Aterial
+from cardlab.games import game_class
 from cardlab.sim.stats import wilson_interval
 
 
 def main() -> None:
-    first, second, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    game = Aterial()
+    name, first, second, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+    play_agents = import_module(f"cardlab.games.{name}.fast.search").play_agents
+    game = game_class(name)()
     started = time.perf_counter()
     as_p1 = play_agents(game, first, second, count, 7)
     as_p2 = play_agents(game, second, first, count, 7)
