@@ -248,30 +248,31 @@ from cardlab.games.dreadnought.fast.tables import (
     V_USE,
     V_USE_S,
 )
-from cardlab.games.dreadnought.heuristic import EVAL_SCALE
+from cardlab.games.dreadnought.heuristic import (  # the reference's weights, read by numba as constants
+    ATTACK_THRESHOLD,
+    BURST_KEEP,
+    CARD_COST,
+    CHECK_COST,
+    DUMMY_VALUE,
+    ENGRAVE_COST,
+    EVAL_SCALE,
+    EXPOSE,
+    GUARD_DISCOUNT,
+    HAND_CAP,
+    HP_VALUE,
+    LOG_COST,
+    MAX_MULLIGAN,
+    PLAN_WEIGHT,
+    PLAY_THRESHOLD,
+    PUMP_RISK,
+    SPEED_CARD_COST,
+    WIN_BONUS,
+)
 
 Row = npt.NDArray[np.int64]
 Defence = tuple[bool, int, float, int, int, int, int]
 """`heuristic._Defence`: has_units, breaks_all, lost_unit, caster_shields, hp_value, hp, total_hp."""
 
-# The reference's constants (`games/dreadnought/heuristic.py`), the same float64 values.
-HP_VALUE = 4.0
-WIN_BONUS = 100.0
-EXPOSE = 1.0
-DUMMY_VALUE = 0.5
-CARD_COST = 0.6
-SPEED_CARD_COST = 0.1
-LOG_COST = 0.25
-ENGRAVE_COST = 0.6
-CHECK_COST = 0.3
-PLAN_WEIGHT = 0.5
-GUARD_DISCOUNT = 0.6
-PLAY_THRESHOLD = 0.1
-ATTACK_THRESHOLD = 0.3
-PUMP_RISK = 40
-BURST_KEEP = 4
-HAND_CAP = 8
-MAX_MULLIGAN = 3
 
 POLICY_RANDOM, POLICY_HEURISTIC = 0, 1
 POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
