@@ -408,15 +408,20 @@ def test_a_non_numeric_content_length_is_a_bad_request(client) -> None:
 
 
 def test_the_compiled_search_is_offered_where_a_game_has_one_and_plays(client: Any) -> None:
-    """`ismcts:...:backend=cpu` is an ordinary web agent (issue 13), listed where it can play."""
+    """`ismcts:...:backend=cpu` is an ordinary web agent (issue 13), listed where it can play: each game's own
+    `search_agent`, the spec its search plays best (the TCGs' cut heuristic rollouts, #34)."""
     pytest.importorskip("numba")
-    from cardlab.web.app import SEARCH_CHOICE
+    from cardlab.games import game_class, game_names
 
     games = ok(client.get("/api/meta"))["games"]
-    assert SEARCH_CHOICE in games["edelweiss"]["agents"] and SEARCH_CHOICE in games["aterial"]["agents"]
-    assert SEARCH_CHOICE not in games["dreadnought"]["agents"] and "heuristic" in games["dreadnought"]["agents"]
-    refused = client.post("/api/games", json={"game": "dreadnought", "seats": {"P1": "human", "P2": SEARCH_CHOICE}})
-    assert refused.status_code == 422 and "edelweiss, aterial only" in refused.json()["error"]
+    for name in game_names():
+        spec = game_class(name).search_agent
+        offered = spec in games[name]["agents"]
+        assert offered == (game_class(name).compiled_search() is not None), name
+    assert any("depth=30" in agent for agent in games["dreadnought"]["agents"])
+    seats = {"P1": "human", "P2": "ismcts:depth=5:backend=cpu"}
+    refused = client.post("/api/games", json={"game": "edelweiss", "seats": seats})
+    assert refused.status_code == 422 and "plays its rollouts to the end" in refused.json()["error"]
     created = create(client, "edelweiss", EDELWEISS_SKILLS, "human", "ismcts:iterations=200:backend=cpu", seed=3)
     game_id, token = created["id"], created["tokens"]["P1"]
     deadline = time.monotonic() + 120  # the first decision compiles the search

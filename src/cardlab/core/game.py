@@ -104,6 +104,9 @@ class Game(ABC):
     """Whether cards have stats an experiment may edit (`--patch CARD.FIELD=VALUE`; config `patches`)."""
     credit: ClassVar[str] = ""
     """One line crediting the game or its card set, printed under reports."""
+    search_agent: ClassVar[str] = "ismcts:iterations=1000:backend=cpu"
+    """The compiled search the play clients offer as the strongest opponent, where the game has one
+    (`compiled_search`) and the fast extra is installed: its spec as the game's search plays best."""
     num_actions: int | None = None
     """Size of the fixed action space when the game has one (ids 0..num_actions-1)."""
 

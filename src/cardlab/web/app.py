@@ -32,8 +32,6 @@ MAX_BODY = 16 * 1024
 """Request bodies above this size are refused (413) before they are read."""
 
 AGENT_CHOICES = ["random", "heuristic", "ismcts:iterations=200:rollout=heuristic"]
-SEARCH_CHOICE = "ismcts:iterations=1000:backend=cpu"
-"""The compiled search: for games that have one, where the fast extra is installed."""
 ROLLOUT_CHOICE = "pimc:worlds=6:depth=20"
 """The rollout search over whole decisions: for games whose heuristic estimates positions (the TCGs)."""
 
@@ -51,7 +49,8 @@ def agent_choices(game: str, policies: tuple[str, ...] = ()) -> list[str]:
     from cardlab.agents import AgentSpecError, make_agent
 
     choices = list(AGENT_CHOICES)
-    for spec in (SEARCH_CHOICE, ROLLOUT_CHOICE, *(f"policy:path={path}" for path in policies)):
+    searches = (game_class(game).search_agent, ROLLOUT_CHOICE)  # the compiled one where the game has it
+    for spec in (*searches, *(f"policy:path={path}" for path in policies)):
         try:
             make_agent(spec, game)
         except AgentSpecError:

@@ -91,6 +91,7 @@ class Aterial(SeatDecks[Deck], Game):
     name = "aterial"
     title = "Soukoku no Aterial"
     credit = "Original sample card set."
+    search_agent = "ismcts:iterations=200:rollout=heuristic:backend=cpu:depth=10"  # about 1 ms a decision
     options = (
         ConfigOption(
             "decks",
