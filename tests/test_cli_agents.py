@@ -14,16 +14,19 @@ import pytest
 
 from cardlab.cli import main
 
+CUT = "plays its rollouts to the end"
+"""Edelweiss's compiled search takes no depth cut (its games are short)."""
+
 
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
         (["simulate", "aterial", "--agents", "ismcts:rollout=fast,random", "--games", "4"], "no fast rollout"),
-        (["simulate", "dreadnought", "--agents", "ismcts:backend=cpu,random", "--games", "2"], "not dreadnought"),
+        (["simulate", "edelweiss", "--agents", "ismcts:depth=5:backend=cpu,random", "--games", "2"], CUT),
         (["balance", "aterial", "--agent", "ismcts:iterations=0", "--games", "1"], "iterations >= 1"),
-        (["play", "dreadnought", "--vs", "ismcts:backend=cpu"], "not dreadnought"),
+        (["play", "edelweiss", "--vs", "ismcts:depth=5:backend=cpu"], CUT),
         (["ladder", "aterial", "--agents", "random,ismcts:rollout=fast", "--games", "2"], "no fast rollout"),
-        (["compare", "dreadnought", "--agents", "random,ismcts:backend=cpu"], "not dreadnought"),
+        (["compare", "edelweiss", "--agents", "random,ismcts:depth=5:backend=cpu"], CUT),
     ],
 )
 def test_specs_a_game_cannot_run_are_refused_up_front(argv: list[str], message: str, capsys, tmp_path: Path) -> None:

@@ -46,7 +46,7 @@ def test_balance_with_the_kernel_stores_and_reports_like_the_reference(tmp_path:
     [
         ("tpu", "edelweiss", ("random",), "unknown engine"),
         ("cpu", "kuhn", ("random",), "only, not kuhn"),  # a game without compiled engines
-        ("cpu", "dreadnought", ("heuristic",), "not 'heuristic'"),  # its kernel plays random seats only
+        ("cpu", "dreadnought", ("pimc",), "not 'pimc'"),  # its kernel plays random, heuristic and its search
         ("cpu", "edelweiss", ("ismcts",), "not 'ismcts'"),
     ],
 )

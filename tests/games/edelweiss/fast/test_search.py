@@ -151,8 +151,8 @@ def test_finds_the_winning_attack_and_the_surviving_defense() -> None:
 
 
 def test_the_spec_is_checked_and_deterministic() -> None:
-    with pytest.raises(AgentSpecError, match="dreadnought"):  # a game without a compiled search is refused, named
-        make_agent("ismcts:backend=cpu", "dreadnought")
+    with pytest.raises(AgentSpecError, match="plays its rollouts to the end"):  # no cut rollouts here, said so
+        make_agent("ismcts:depth=5:backend=cpu", "edelweiss")
     with pytest.raises(AgentSpecError, match="backend"):
         make_agent("ismcts:backend=gpu")
     assert make_agent("ismcts:iterations=300:backend=cpu").spec == "ismcts:iterations=300:backend=cpu"
