@@ -300,3 +300,18 @@ def test_ctrl_c_stops_a_reference_table_on_ray_with_one_line(tmp_path: Path) -> 
     assert "Traceback" not in "\n".join(before + after)
     with sqlite3.connect(tmp_path / "lab.sqlite") as conn:
         assert 0 < conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] < 3000
+
+
+@POSIX
+def test_a_pool_worker_cannot_hear_ctrl_c_even_before_its_initializer_runs() -> None:
+    """The pool starts workers as chunks are submitted, so Ctrl-C can come while one is still importing, before
+    its initializer ignores SIGINT; it then died of the KeyboardInterrupt and the table ended in
+    BrokenProcessPool and exit status 1 (1 interrupted run in 30 under load). The fork server hands every
+    worker SIGINT ignored, and leaves it handled here."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from cardlab.sim.tournament import _worker_context
+
+    with ProcessPoolExecutor(1, _worker_context()) as pool:  # no initializer: the worker as it is forked
+        assert pool.submit(signal.getsignal, signal.SIGINT).result() == signal.SIG_IGN
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # the fixture's, as at a terminal

@@ -9,8 +9,12 @@ Ray cluster (`backend="ray"`, `cardlab.sim.backends`).
 from __future__ import annotations
 
 import multiprocessing
+import signal
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from multiprocessing import forkserver
+from multiprocessing.context import BaseContext
 from typing import overload
 
 from cardlab.core.errors import CardlabError
@@ -56,7 +60,7 @@ def _run_pool(tasks: Sequence[GameTask], workers: int) -> Iterator[TaskResult]:
     # Games registered at run time (e.g. a plugin outside cardlab) are registered in every worker too.
     # Workers ignore Ctrl-C (it reaches the whole process group): the parent keeps what finished and
     # ends them at once, without waiting for the chunks in flight (a game under search can take minutes).
-    context = multiprocessing.get_context("forkserver")
+    context = _worker_context()
     pool = ProcessPoolExecutor(workers, context, initializer=_start_worker, initargs=(REGISTRY.extra(),))
     try:
         with held():
@@ -66,6 +70,22 @@ def _run_pool(tasks: Sequence[GameTask], workers: int) -> Iterator[TaskResult]:
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _worker_context() -> BaseContext:
+    """The forkserver context, its server started with SIGINT ignored: every worker it forks starts ignoring it
+    (the server hands its children the disposition it was started with), so a Ctrl-C never reaches a worker,
+    not even one still importing before its initializer runs (the pool starts workers as chunks are submitted;
+    such a worker died of the KeyboardInterrupt and broke the pool). A Ctrl-C in the few milliseconds the
+    server takes to start is lost (a blocked signal is not inherited: the spawn resets the mask)."""
+    context = multiprocessing.get_context("forkserver")
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            forkserver.ensure_running()
+        finally:
+            signal.signal(signal.SIGINT, previous)
+    return context
 
 
 def _outcomes(future: Future[tuple[float, list[Outcome]]]) -> tuple[float, list[Outcome]]:
@@ -85,6 +105,12 @@ def _end_workers(pool: ProcessPoolExecutor) -> None:
         process.terminate()
     for process in processes:
         process.join(timeout=5)
+    # A worker ended while writing a result leaves half a message in the result pipe, and the pool's manager
+    # thread then waits for the rest forever (this process hung at exit). The workers' copies of the pipe's
+    # write end died with them; closing this process's own makes that read end (EOF), and the pool close.
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        writer.close()
 
 
 class TaskList(Sequence[GameTask]):
