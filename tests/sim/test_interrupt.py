@@ -68,6 +68,16 @@ def test_a_kernel_run_in_pieces_holds_the_games_of_one_call(
     assert all(np.array_equal(getattr(tail, name), getattr(whole, name)[-10:]) for name in COLUMNS)
 
 
+def test_pieces_keep_every_kernel_thread_busy_however_slow_the_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A piece of about a second is a multiple of the kernel's threads: under the Dreadnought search (0.75 games
+    a second on two cores) it was one game, and one core played the whole table."""
+    monkeypatch.setattr(engines, "kernel_threads", lambda: 4)
+    size = engines.piece_sizes(None)
+    assert size(0.0) == engines.FIRST_PIECE
+    assert [size(rate) for rate in (0.75, 5.0, 9.0, 1000.0)] == [4, 8, 12, 192]  # 192: 16 times the last piece
+    assert engines.piece_sizes(7)(0.75) == 7  # a kernel's own size (JAX) is kept
+
+
 def test_runs_join_in_order_with_decision_times_weighted_by_decisions() -> None:
     a = KernelRun.of_games([KernelGame(0, "attack", 9, 10)] * 2, (1.0, 2.0), (10, 10))
     b = KernelRun.of_games([KernelGame(1, "deck_out", 12, 30), KernelGame(-1, "attack", 5, 4)], (4.0, 2.0), (30, 4))

@@ -345,6 +345,26 @@ class CompiledSearch(Protocol):
         """The action id the search picks in `world` (a canonical world of the player to move)."""
 
 
+class ModuleSearch:
+    """A `CompiledSearch` kept in one module of a game's `fast/` package: its `TIME_CAPACITY`, `Tree(capacity)` and
+    `choose(world, iterations, c, rollout, seed, seconds, tree[, depth])` (`depth` only where it `cuts_rollouts`).
+    Importing the module raises ImportError without the fast extra, so a game without it has no compiled search."""
+
+    def __init__(self, module: str, *, cuts_rollouts: bool) -> None:
+        self._module = import_module(module)
+        self.time_capacity: int = self._module.TIME_CAPACITY
+        self.cuts_rollouts = cuts_rollouts
+
+    def new_tree(self, capacity: int) -> Any:
+        return self._module.Tree(capacity)
+
+    def choose(
+        self, world: State, iterations: int, c: float, rollout: str, seed: int, seconds: float, tree: Any, depth: int
+    ) -> int:
+        cut = (depth,) if self.cuts_rollouts else ()
+        return int(self._module.choose(world, iterations, c, rollout, seed, seconds, tree, *cut))
+
+
 FastRollout = Callable[["State", str, int], tuple[float, float]]
 """A compiled whole-game rollout (state, policy name, seed) -> returns."""
 

@@ -71,19 +71,32 @@ of a second, so that the progress has a rate and an ETA at once."""
 
 def piece_sizes(fixed: int | None) -> Callable[[float], int]:
     """The next piece's size from the games played so far per second (0 before the first piece); `fixed`:
-    the kernel's own size (`Kernels.piece`: JAX compiles once per batch size)."""
+    the kernel's own size (`Kernels.piece`: JAX compiles once per batch size). Otherwise a multiple of the
+    kernel's threads, never fewer: a piece of one slow game (a TCG game with both seats searching
+    takes over a second) would keep all but one thread idle."""
     if fixed is not None:
         return lambda rate: fixed
+    threads = kernel_threads()
     last = [0]
 
     def size(rate: float) -> int:
         if not rate:
             last[0] = FIRST_PIECE
         else:  # grows at most 16-fold a piece: a first piece's rate is a rough one
-            last[0] = max(1, min(16 * last[0], round(rate * PIECE_SECONDS)))
+            games = max(1, min(16 * last[0], round(rate * PIECE_SECONDS)))
+            last[0] = -(-games // threads) * threads
         return last[0]
 
     return size
+
+
+def kernel_threads() -> int:
+    """The threads a numba kernel plays its games on (NUMBA_NUM_THREADS, all cores by default); 1 without numba."""
+    try:
+        import numba
+    except ImportError:
+        return 1
+    return int(numba.get_num_threads())
 
 
 class Heard:

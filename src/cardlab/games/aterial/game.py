@@ -13,7 +13,7 @@ from cardlab.core.datacheck import DataRules
 from cardlab.core.decks import CARD_FILES_OPTION, SeatDecks, read_deck_config, seat_decks_options
 from cardlab.core.errors import PositionError
 from cardlab.core.game import PLAYER_NAMES, Game, parse_player
-from cardlab.core.plugin import Choice, CompiledSearch, ConfigOption, Kernels, OptionValue, seat_values
+from cardlab.core.plugin import Choice, CompiledSearch, ConfigOption, Kernels, ModuleSearch, OptionValue, seat_values
 from cardlab.core.rng import make_rng
 from cardlab.core.rules import (
     Patches,
@@ -198,9 +198,7 @@ class Aterial(SeatDecks[Deck], Game):
 
     @classmethod
     def compiled_search(cls) -> CompiledSearch:
-        from cardlab.games.aterial.kernels import AterialSearch
-
-        return AterialSearch()
+        return ModuleSearch("cardlab.games.aterial.fast.search", cuts_rollouts=True)
 
     @classmethod
     def kernels(cls) -> Kernels:

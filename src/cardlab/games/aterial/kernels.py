@@ -4,7 +4,7 @@
 in, and with `cardlab.games.aterial.fast.heuristic` the `heuristic` too; their sameness with the reference
 engine and heuristic is proven in tests/games/aterial/fast/. It also plays the compiled information-set
 search, `ismcts:...:backend=cpu` (`cardlab.games.aterial.fast.search`, also behind the reference engine's
-agent of that spec through `AterialSearch`), and the heuristic with an epsilon. The config's card
+agent of that spec through `Aterial.compiled_search`), and the heuristic with an epsilon. The config's card
 files, patches and rule options reach the kernel as its integer table (`fast.tables`), so a designer's
 cards and `--rule`/`--patch` need nothing here. The kernel deals from its own random streams, so a
 game is not the reference's game of the same seed, but a batch's deals are shared by both seat orders
@@ -24,7 +24,6 @@ from typing import Any
 import numpy as np
 
 from cardlab.core.errors import CardlabError
-from cardlab.core.game import State
 from cardlab.core.plugin import KernelRun
 from cardlab.core.specs import AgentSpecError, split_spec
 from cardlab.games.aterial.game import Aterial
@@ -177,20 +176,3 @@ def _warm_agents() -> None:
     from cardlab.games.aterial.fast.search import play_agents
 
     play_agents(Aterial(), "ismcts:iterations=2:backend=cpu", "heuristic:epsilon=0.5", 1, 0)
-
-
-class AterialSearch:
-    """The compiled SO-ISMCTS (`cardlab.games.aterial.fast.search`) behind `ismcts:...:backend=cpu`."""
-
-    def __init__(self) -> None:
-        self._module = import_module(_SEARCH)  # ImportError without the fast extra
-        self.time_capacity: int = self._module.TIME_CAPACITY
-        self.cuts_rollouts = True
-
-    def new_tree(self, capacity: int) -> Any:
-        return self._module.Tree(capacity)
-
-    def choose(
-        self, world: State, iterations: int, c: float, rollout: str, seed: int, seconds: float, tree: Any, depth: int
-    ) -> int:
-        return int(self._module.choose(world, iterations, c, rollout, seed, seconds, tree, depth))

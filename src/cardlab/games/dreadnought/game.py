@@ -13,7 +13,7 @@ from cardlab.core.datacheck import DataRules
 from cardlab.core.decks import CARD_FILES_OPTION, SeatDecks, read_deck_config, seat_decks_options
 from cardlab.core.errors import CardlabError, PositionError
 from cardlab.core.game import PLAYER_NAMES, Game
-from cardlab.core.plugin import Choice, CompiledSearch, ConfigOption, Kernels, OptionValue, seat_values
+from cardlab.core.plugin import Choice, CompiledSearch, ConfigOption, Kernels, ModuleSearch, OptionValue, seat_values
 from cardlab.core.rng import make_rng
 from cardlab.core.rules import (
     Patches,
@@ -242,9 +242,7 @@ class Dreadnought(SeatDecks[Deck], Game):
     @classmethod
     def compiled_search(cls) -> CompiledSearch:
         """`ismcts:...:backend=cpu`: the compiled information-set search on the kernel's row (`fast/search.py`)."""
-        from cardlab.games.dreadnought.kernels import DreadnoughtSearch
-
-        return DreadnoughtSearch()
+        return ModuleSearch("cardlab.games.dreadnought.fast.search", cuts_rollouts=True)
 
     @classmethod
     def kernels(cls) -> Kernels:

@@ -10,7 +10,7 @@ reference's game of the same seed. A draw (D21.1 both players out at once, D21.3
 winner -1.
 
 It also plays the compiled information-set search, `ismcts:...:backend=cpu` (`cardlab.games.dreadnought.fast.
-search`, also behind the reference engine's agent of that spec through `DreadnoughtSearch`), against any of
+search`, also behind the reference engine's agent of that spec through `Dreadnought.compiled_search`), against any of
 these seats: every decision of a searching seat is timed inside the kernel.
 """
 
@@ -26,7 +26,6 @@ from typing import Any
 import numpy as np
 
 from cardlab.core.errors import CardlabError
-from cardlab.core.game import State
 from cardlab.core.plugin import KernelRun
 from cardlab.core.specs import AgentSpecError, split_spec
 from cardlab.games.dreadnought.game import Dreadnought
@@ -213,20 +212,3 @@ def _warm_search() -> None:
     from cardlab.games.dreadnought.fast.search import play_agents
 
     play_agents(Dreadnought(), "ismcts:iterations=2:backend=cpu", "random", 1, 0)
-
-
-class DreadnoughtSearch:
-    """The compiled SO-ISMCTS (`cardlab.games.dreadnought.fast.search`) behind `ismcts:...:backend=cpu`."""
-
-    def __init__(self) -> None:
-        self._module = import_module(_SEARCH)  # ImportError without the fast extra
-        self.time_capacity: int = self._module.TIME_CAPACITY
-        self.cuts_rollouts = True
-
-    def new_tree(self, capacity: int) -> Any:
-        return self._module.Tree(capacity)
-
-    def choose(
-        self, world: State, iterations: int, c: float, rollout: str, seed: int, seconds: float, tree: Any, depth: int
-    ) -> int:
-        return int(self._module.choose(world, iterations, c, rollout, seed, seconds, tree, depth))

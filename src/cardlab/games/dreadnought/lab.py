@@ -18,6 +18,11 @@ from cardlab.games.dreadnought.cards import (
     validate_deck,
 )
 
+STRONG_AGENT = "ismcts:iterations=100:rollout=heuristic:backend=cpu:depth=30"
+"""The default table agent (docs/balance.md, "Dreadnought under the compiled search"): the compiled search with
+heuristic rollouts cut after 30 actions, 69% against the heuristic; whole heuristic rollouts cost more and win
+less, random ones lose almost every game."""
+
 ENTRANTS_OPTION = ConfigOption(
     "entrants",
     "the table's entrants, each a deck (packaged id or deck file) and ':' its caster pair joined by '+' (D3.1, "
@@ -58,7 +63,7 @@ def matchups(variant: str | None) -> Matchups:
         return Dreadnought.lab_config((deck_1, deck_2), (pair_1, pair_2), None)
 
     names = _legal()
-    return Matchups("dreadnought", "starter", tuple(names), "entrants", config, summary_fields={"entrant_names": names})
+    return Matchups("dreadnought", "starter", tuple(names), "entrants", config, STRONG_AGENT, {"entrant_names": names})
 
 
 def own_matchups(base: Matchups, entrants: Sequence[str], cards: Sequence[str]) -> Matchups:

@@ -15,6 +15,7 @@ from cardlab.core.plugin import (
     ConfigOption,
     FastRollout,
     Kernels,
+    ModuleSearch,
     OptionValue,
     draw_random_seats,
 )
@@ -136,9 +137,8 @@ class Edelweiss(Game):
 
     @classmethod
     def compiled_search(cls) -> CompiledSearch:
-        from cardlab.games.edelweiss.kernels import EdelweissSearch
-
-        return EdelweissSearch()
+        # An Edelweiss game is short: its rollouts always run to the end.
+        return ModuleSearch("cardlab.games.edelweiss.fast.search", cuts_rollouts=False)
 
     @classmethod
     def kernels(cls) -> Kernels:

@@ -26,7 +26,6 @@ from typing import Any
 import numpy as np
 
 from cardlab.core.errors import CardlabError
-from cardlab.core.game import State
 from cardlab.core.plugin import KernelRun
 from cardlab.core.specs import AgentSpecError, split_spec
 from cardlab.games.edelweiss.config import EdelweissConfig
@@ -204,20 +203,3 @@ def _decision_ms(
     total = sum(per_seat)
     mean = thread_ms / total if total else 0.0
     return mean, mean
-
-
-class EdelweissSearch:
-    """The compiled SO-ISMCTS (`cardlab.games.edelweiss.fast.search`) behind `ismcts:...:backend=cpu`."""
-
-    def __init__(self) -> None:
-        self._module = import_module("cardlab.games.edelweiss.fast.search")  # ImportError without the fast extra
-        self.time_capacity: int = self._module.TIME_CAPACITY
-        self.cuts_rollouts = False  # an Edelweiss game is short: its rollouts always run to the end
-
-    def new_tree(self, capacity: int) -> Any:
-        return self._module.Tree(capacity)
-
-    def choose(
-        self, world: State, iterations: int, c: float, rollout: str, seed: int, seconds: float, tree: Any, depth: int
-    ) -> int:
-        return int(self._module.choose(world, iterations, c, rollout, seed, seconds, tree))
