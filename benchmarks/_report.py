@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import random
 import re
 import statistics
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -82,3 +84,19 @@ def random_matches(games: Sequence[Game], count: int) -> None:
     agents = (RandomAgent(), RandomAgent())
     for index in range(count):
         play_match(games[index % len(games)], agents, index)
+
+
+CARDLAB = str(Path(sys.executable).with_name("cardlab"))
+"""The `cardlab` command of the Python running the benchmark."""
+
+
+def simulate_against_heuristic(game: str, spec: str, games: int, seed: int) -> dict:
+    """`cardlab simulate GAME --engine cpu --agents SPEC,heuristic --games N --seed S --json` in a fresh process:
+    the figure a user gets from the command, not from an inner function."""
+    argv = [CARDLAB, "simulate", game, "--engine", "cpu", "--agents", f"{spec},heuristic"]
+    argv += ["--games", str(games), "--seed", str(seed), "--json"]
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr[-2000:]}")
+    summary: dict = json.loads(done.stdout)
+    return summary

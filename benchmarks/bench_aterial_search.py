@@ -18,19 +18,14 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import os
 import statistics
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-from _report import machine, write_section
+from _report import machine, simulate_against_heuristic, write_section
 
-CARDLAB = str(Path(sys.executable).with_name("cardlab"))
 DEFAULT_ITERATIONS = 200
 
 
@@ -89,17 +84,6 @@ def per_iteration(
     return {"wall": statistics.median(walls), "cpu": statistics.median(cpus), "played": statistics.median(played)}
 
 
-def simulate(spec: str, games: int, seed: int) -> dict:
-    """`cardlab simulate aterial --engine cpu --agents SPEC,heuristic --games N --json` in a fresh process."""
-    argv = [CARDLAB, "simulate", "aterial", "--engine", "cpu", "--agents", f"{spec},heuristic"]
-    argv += ["--games", str(games), "--seed", str(seed), "--json"]
-    done = subprocess.run(argv, capture_output=True, text=True, check=False)
-    if done.returncode:
-        raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr[-2000:]}")
-    summary: dict = json.loads(done.stdout)
-    return summary
-
-
 def table_agent() -> str:
     """The agent `cardlab balance aterial` plays its table with when none is named."""
     from cardlab.games.aterial.lab import matchups
@@ -132,9 +116,10 @@ def main() -> None:
     table_spec = table_agent()
     strength_rows = []
     for spec in (full, table_spec):
-        simulate(spec, 2, args.seed)  # compile (or load numba's cache) before the measured run
+        # compile (or load numba's cache) before the measured run
+        simulate_against_heuristic("aterial", spec, 2, args.seed)
         started = time.perf_counter()
-        summary = simulate(spec, args.games, args.seed)
+        summary = simulate_against_heuristic("aterial", spec, args.games, args.seed)
         seconds = time.perf_counter() - started
         wins, games = summary["wins"][0], summary["games"]
         low, high = summary["ci95"][0]

@@ -18,20 +18,16 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import os
 import random
 import statistics
-import subprocess
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-from _report import machine, write_section
+from _report import machine, simulate_against_heuristic, write_section
 
-CARDLAB = str(Path(sys.executable).with_name("cardlab"))
 DEFAULT_ITERATIONS = 200
 STRONG = "ismcts:iterations=100:rollout=heuristic:backend=cpu:depth=30"
 
@@ -91,17 +87,6 @@ def per_iteration(
     return {"wall": statistics.median(walls), "cpu": statistics.median(cpus), "played": statistics.median(played)}
 
 
-def simulate(spec: str, games: int, seed: int) -> dict:
-    """`cardlab simulate dreadnought --engine cpu --agents SPEC,heuristic --games N --json` in a fresh process."""
-    argv = [CARDLAB, "simulate", "dreadnought", "--engine", "cpu", "--agents", f"{spec},heuristic"]
-    argv += ["--games", str(games), "--seed", str(seed), "--json"]
-    done = subprocess.run(argv, capture_output=True, text=True, check=False)
-    if done.returncode:
-        raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr[-2000:]}")
-    summary: dict = json.loads(done.stdout)
-    return summary
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
@@ -125,9 +110,10 @@ def main() -> None:
     }
     print(f"costs: {costs}", file=sys.stderr, flush=True)
     spec = args.spec
-    simulate(spec, 2, args.seed)  # compile (or load numba's cache) before the measured run
+    # compile (or load numba's cache) before the measured run
+    simulate_against_heuristic("dreadnought", spec, 2, args.seed)
     started = time.perf_counter()
-    summary = simulate(spec, args.games, args.seed)
+    summary = simulate_against_heuristic("dreadnought", spec, args.games, args.seed)
     seconds = time.perf_counter() - started
     wins, games = summary["wins"][0], summary["games"]
     low, high = summary["ci95"][0]
