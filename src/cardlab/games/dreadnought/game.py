@@ -38,6 +38,7 @@ from cardlab.games.dreadnought.cards import (
     packaged_deck,
     validate_deck,
 )
+from cardlab.games.dreadnought.lab import STRONG_AGENT
 from cardlab.games.dreadnought.state import DUMMY_SLOTS, POSITION_KEYS, DreadnoughtState
 from cardlab.games.dreadnought.variants import DRAW_COUNTS, RULE_OPTIONS, TIE_REVEAL_COUNTS
 
@@ -104,7 +105,7 @@ class Dreadnought(SeatDecks[Deck], Game):
     name = "dreadnought"
     title = "Dreadnought"
     credit = "Original sample card set."
-    search_agent = "ismcts:iterations=100:rollout=heuristic:backend=cpu:depth=30"  # 69% against the heuristic
+    search_agent = STRONG_AGENT  # the table agent: 69% against the heuristic
     fixed_first_player = False  # speed decides who acts first, anew every turn (D6)
     options = (
         ConfigOption(
