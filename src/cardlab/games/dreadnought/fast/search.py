@@ -90,7 +90,13 @@ from cardlab.games.dreadnought.fast.cpu import (
     legal_actions,
     load_row,
 )
-from cardlab.games.dreadnought.fast.heuristic import POLICY_HEURISTIC, POLICY_RANDOM, evaluate, policy_action
+from cardlab.games.dreadnought.fast.heuristic import (
+    POLICY_HEURISTIC,
+    POLICY_RANDOM,
+    evaluate,
+    new_scratch,
+    policy_action,
+)
 from cardlab.games.dreadnought.fast.tables import MAX_INSTANCES, N_ACTIONS, PER_PLAYER, build_table
 
 KIND_RANDOM, KIND_HEURISTIC, KIND_SEARCH = 0, 1, 2
@@ -194,10 +200,11 @@ def _determinize(row: Row, root: Row, me: int, rng: np.ndarray, slots: Row, pool
 
 
 @njit(cache=True, inline="always")
-def _rollout_action(row: Row, tab: Row, out: Row, n: int, rng: np.ndarray, policy: int) -> int:
+def _rollout_action(row: Row, tab: Row, out: Row, n: int, rng: np.ndarray, policy: int, wi: Row,
+                    wf: np.ndarray) -> int:  # fmt: skip
     """The rollout policy's move among the `n` legal actions in `out`: the one switch point for policies
     (`ROLLOUTS`: random, or the compiled heuristic for both seats)."""
-    return policy_action(row, tab, out, n, policy, 0.0, rng)
+    return policy_action(row, tab, out, n, policy, 0.0, rng, wi, wf)
 
 
 @njit(cache=True)
@@ -227,13 +234,16 @@ def _search(
     pool: Row,
     mark: Row,
     log_table: np.ndarray,
+    wi: Row,
+    wf: np.ndarray,
 ) -> int:
     """One decision at the resting `root` for the player to move; returns its action id.
 
     Runs `iterations` (0: no limit) and stops at `deadline` (a cycle-counter time; 0: none), or when the tree
     is full. With `stop_early` it also stops once the choice is `decided`, which returns exactly the move the
     remaining iterations would have led to. The tree arrays have `capacity` entries; `slot` (one per action
-    id, all -1) maps a node's children while it is visited; `log_table[n]` = log(n).
+    id, all -1) maps a node's children while it is visited; `log_table[n]` = log(n); `wi`, `wf` are the
+    heuristic's scratch (`heuristic.new_scratch`).
     """
     me = current_player(root)
     n_root = legal_actions(root, tab, root_out)
@@ -314,7 +324,7 @@ def _search(
         # actions and then the heuristic's estimate of the position.
         steps = 0
         while row[PHASE] != PH_OVER and (rollout_depth == 0 or steps < rollout_depth):
-            n = apply(row, tab, _rollout_action(row, tab, out, n, rng, rollout), rng, out)
+            n = apply(row, tab, _rollout_action(row, tab, out, n, rng, rollout, wi, wf), rng, out)
             steps += 1
         # A draw (or a world that outgrew the row) is half a win, as the reference backs it up.
         first_value = evaluate(row, tab, 0)
@@ -346,6 +356,10 @@ class Tree(shared.Tree):
 
     def __init__(self, capacity: int, n_actions: int = 512) -> None:
         super().__init__(capacity, n_actions, ROW_SIZE, MAX_INSTANCES, MAX_DEPTH)
+        self.heuristic_scratch = new_scratch(n_actions)
+
+    def buffers(self) -> tuple[np.ndarray, ...]:
+        return (*super().buffers(), *self.heuristic_scratch)
 
 
 def search_action(
@@ -470,6 +484,7 @@ def play_batch_agents(
         pool = np.zeros(2 * MAX_INSTANCES, dtype=np.int64)
         mark = np.zeros(MAX_INSTANCES, dtype=np.int64)
         log_table = ucb_log_table(size)
+        wi, wf = new_scratch(n_actions)
         for game in range(block * block_games, min(n_games, (block + 1) * block_games)):
             seed_rng(rng, seed, first_game + game)
             n = deal(row, tab, rng, out)
@@ -480,13 +495,13 @@ def play_batch_agents(
                 if kinds[actor] == KIND_RANDOM:
                     action = out[below(rng, n)]
                 elif kinds[actor] == KIND_HEURISTIC:
-                    action = policy_action(row, tab, out, n, POLICY_HEURISTIC, epsilons[actor], rng)
+                    action = policy_action(row, tab, out, n, POLICY_HEURISTIC, epsilons[actor], rng, wi, wf)
                 else:
                     deadline = start + budgets[actor] if budgets[actor] > 0 else 0
                     action = _search(
                         row, tab, iterations[actor], deadline, cs[actor], rollouts[actor], depths[actor], True, rng,
                         first_child, sibling, move, visits, reward, avail, owner,
-                        scratch, s_out, root_out, slot, path, slots, pool, mark, log_table,
+                        scratch, s_out, root_out, slot, path, slots, pool, mark, log_table, wi, wf,
                     )  # fmt: skip
                 if searching:
                     search_cycles[game, actor] += cycles() - start
