@@ -124,6 +124,31 @@ def test_play_batch_heuristic_beats_random_and_depends_on_seed_and_index_only() 
         assert (column[40:] == piece).all()
 
 
+def test_a_scratch_reused_for_every_decision_chooses_as_a_fresh_one_would() -> None:
+    """`play_batch` keeps one scratch per thread for all its decisions and games (the view's cached BP and shields
+    are forgotten by a stamp, the scenario stack and plan cache are refilled); the lock-step tests decide in a
+    fresh scratch each time. Replayed decision by decision with fresh scratches, the batch's games are the same."""
+    from cardlab.fast.rng import seed_rng
+    from cardlab.games.dreadnought.fast import cpu
+    from cardlab.games.dreadnought.fast.tables import N_ACTIONS
+
+    game = Dreadnought()
+    batch = fast_heuristic.play_game(game, HH, 24, 3)
+    tab = cpu.game_table(game)
+    row = np.zeros(cpu.ROW_SIZE, dtype=np.int64)
+    out = np.zeros(int(tab[N_ACTIONS]), dtype=np.int64)
+    rng = np.zeros(1, dtype=np.uint64)
+    for index in range(24):
+        seed_rng(rng, 3, index)
+        n = cpu.deal(row, tab, rng, out)
+        count = 0
+        while row[cpu.PHASE] != cpu.PH_OVER and n > 0:
+            n = cpu.apply(row, tab, fast_heuristic.heuristic_action(row, tab, out, n), rng, out)
+            count += 1
+        replayed = (row[cpu.WINNER], row[cpu.REASON], row[cpu.TURN], count)
+        assert replayed == tuple(int(column[index]) for column in batch), f"game {index}"
+
+
 def test_an_epsilon_seat_plays_some_random_moves() -> None:
     """`heuristic:epsilon=E`: E = 0 is the heuristic itself, E = 1 is random play."""
     game = Dreadnought()
