@@ -69,12 +69,14 @@ def test_a_kernel_run_in_pieces_holds_the_games_of_one_call(
 
 
 def test_pieces_keep_every_kernel_thread_busy_however_slow_the_games(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A piece of about a second is a multiple of the kernel's threads: under the Dreadnought search (0.75 games
-    a second on two cores) it was one game, and one core played the whole table."""
+    """A piece of about a second is a multiple of the kernel's threads with `GAMES_PER_THREAD` games each at
+    least: under the Dreadnought search (0.75 games a second on two cores) it was one game, and one core played
+    the whole table; with one game a thread, a thread waited for the other's longer game."""
     monkeypatch.setattr(engines, "kernel_threads", lambda: 4)
     size = engines.piece_sizes(None)
     assert size(0.0) == engines.FIRST_PIECE
-    assert [size(rate) for rate in (0.75, 5.0, 9.0, 1000.0)] == [4, 8, 12, 192]  # 192: 16 times the last piece
+    floor = 4 * engines.GAMES_PER_THREAD
+    assert [size(rate) for rate in (0.75, 9.0, 40.0, 1000.0)] == [floor, floor, 40, 640]  # 640: 16 times the last
     assert engines.piece_sizes(7)(0.75) == 7  # a kernel's own size (JAX) is kept
 
 

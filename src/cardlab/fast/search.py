@@ -1,6 +1,7 @@
 """What every game's compiled search shares, so that no game copies another's: the cycle clock that
 times decisions inside numba code, UCB's logarithm table, the re-deal of a determinization, the early
-stop, the tree's buffers, the `ismcts:...:backend=cpu` spec's values, the batch result, and the guard
+stop, the steps of an ISMCTS iteration on a sibling-list tree (`descend`, `back_up`, `most_visited`),
+the tree's buffers, the `ismcts:...:backend=cpu` spec's values, the batch result, and the guard
 that keeps numba's cache from replaying machine code compiled against older rules.
 """
 
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -22,7 +23,7 @@ from numba.core import cgutils
 from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
 
-from cardlab.core.specs import AgentSpecError
+from cardlab.core.specs import AgentSpecError, split_spec
 from cardlab.fast.rng import below
 
 
@@ -104,36 +105,159 @@ def decided(first_child: np.ndarray, sibling: np.ndarray, visits: np.ndarray, re
     return first - second > remaining
 
 
+@njit(cache=True)
+def more_iterations(done: int, iterations: int, deadline: int, n_nodes: int, stop_early: bool,
+                    first_child: np.ndarray, sibling: np.ndarray, visits: np.ndarray) -> bool:  # fmt: skip
+    """Whether a search's next iteration runs: not after `iterations` (0: no limit), past `deadline` (a
+    cycle-counter time; 0: none) or once the tree is full, nor, with `stop_early`, once the choice is
+    `decided` (checked every 16 iterations)."""
+    if (iterations > 0 and done >= iterations) or n_nodes >= visits.shape[0]:
+        return False
+    if deadline > 0 and cycles() >= deadline:
+        return False
+    return not (
+        stop_early and iterations > 0 and done > 0 and (done & 15) == 0
+        and decided(first_child, sibling, visits, iterations - done)
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def descend(
+    first_child: np.ndarray,
+    sibling: np.ndarray,
+    move: np.ndarray,
+    visits: np.ndarray,
+    reward: np.ndarray,
+    avail: np.ndarray,
+    owner: np.ndarray,
+    slot: np.ndarray,
+    node: int,
+    n_nodes: int,
+    out: np.ndarray,
+    n: int,
+    actor: int,
+    c: float,
+    log_table: np.ndarray,
+    rng: np.ndarray,
+) -> tuple[int, int, int, bool]:
+    """One step of an ISMCTS selection at `node` of a sibling-list tree, among the `n` legal actions in
+    `out` of this iteration's world (their availability counts go up): an untried action at random, added
+    as a child of `actor`'s, or else the child of highest UCB. Returns (action, its child, the new node
+    count, whether the child was just added: the selection ends there). `slot` (one per action id, all
+    -1) maps the node's children while it is visited and is left as found."""
+    below_node = first_child[node]
+    while below_node >= 0:
+        slot[move[below_node]] = below_node
+        below_node = sibling[below_node]
+    untried = 0
+    for i in range(n):
+        below_node = slot[out[i]]
+        if below_node < 0:
+            untried += 1
+        else:
+            avail[below_node] += 1
+    chosen, chosen_node = -1, -1
+    if untried > 0:
+        pick = below(rng, untried)
+        for i in range(n):
+            if slot[out[i]] < 0:
+                if pick == 0:
+                    chosen = out[i]
+                    break
+                pick -= 1
+    else:
+        logs = log_table.shape[0]
+        best_value = -np.inf
+        for i in range(n):
+            below_node = slot[out[i]]
+            count = avail[below_node]
+            log = log_table[count] if count < logs else np.log(count)
+            value = reward[below_node] / visits[below_node] + c * np.sqrt(log / visits[below_node])
+            if value > best_value:
+                chosen, chosen_node, best_value = out[i], below_node, value
+    below_node = first_child[node]
+    while below_node >= 0:
+        slot[move[below_node]] = -1
+        below_node = sibling[below_node]
+    if chosen_node < 0:  # expand one untried move
+        chosen_node = n_nodes
+        n_nodes += 1
+        first_child[chosen_node] = -1
+        sibling[chosen_node] = first_child[node]
+        first_child[node] = chosen_node
+        move[chosen_node] = chosen
+        visits[chosen_node] = 0
+        reward[chosen_node] = 0.0
+        avail[chosen_node] = 1
+        owner[chosen_node] = actor
+    return chosen, chosen_node, n_nodes, untried > 0
+
+
+@njit(cache=True)
+def back_up(visits: np.ndarray, reward: np.ndarray, owner: np.ndarray, path: np.ndarray, depth: int,
+            first_value: float) -> None:  # fmt: skip
+    """One iteration's result for the first player (1 a win, 0 a loss, a draw half) credited along its
+    `path` to the player who made each move."""
+    visits[0] += 1
+    for i in range(depth):
+        visited = path[i]
+        visits[visited] += 1
+        reward[visited] += first_value if owner[visited] == 0 else 1.0 - first_value
+
+
+@njit(cache=True)
+def most_visited(first_child: np.ndarray, sibling: np.ndarray, move: np.ndarray, visits: np.ndarray,
+                 root_out: np.ndarray, n_root: int) -> int:  # fmt: skip
+    """The search's choice: the most visited of the root's `n_root` legal moves (ties: the first legal one)."""
+    best, most = root_out[0], -1
+    for i in range(n_root):
+        below_node = first_child[0]
+        while below_node >= 0 and move[below_node] != root_out[i]:
+            below_node = sibling[below_node]
+        if below_node >= 0 and visits[below_node] > most:
+            best, most = root_out[i], visits[below_node]
+    return best
+
+
+@njit(cache=True)
+def thread_buffers(capacity: int, n_actions: int, row_size: int, n_instances: int,
+                   max_depth: int) -> tuple[np.ndarray, ...]:  # fmt: skip
+    """One thread's search buffers, in the order of a game's `_search` arguments: a tree of `capacity` nodes
+    kept as sibling lists (a node costs a few words whatever the action space), the scratch of one
+    iteration and UCB's logarithm table."""
+    return (
+        np.empty(capacity, dtype=np.int64),  # first_child
+        np.empty(capacity, dtype=np.int64),  # sibling
+        np.empty(capacity, dtype=np.int64),  # move
+        np.zeros(capacity, dtype=np.int64),  # visits
+        np.zeros(capacity, dtype=np.float64),  # reward
+        np.zeros(capacity, dtype=np.int64),  # avail
+        np.zeros(capacity, dtype=np.int64),  # owner
+        np.zeros(row_size, dtype=np.int64),  # row: the iteration's world
+        np.zeros(n_actions, dtype=np.int64),  # out
+        np.zeros(n_actions, dtype=np.int64),  # root_out
+        np.full(n_actions, -1, dtype=np.int64),  # slot
+        np.zeros(max_depth, dtype=np.int64),  # path
+        np.zeros(2 * n_instances, dtype=np.int64),  # slots
+        np.zeros(2 * n_instances, dtype=np.int64),  # pool
+        np.zeros(n_instances, dtype=np.int64),  # mark
+        ucb_log_table(capacity),
+    )
+
+
 class Tree:
-    """Reusable search buffers for one thread of decisions: a tree of `capacity` nodes kept as sibling lists
-    (a node costs a few words whatever the action space), and the scratch of one iteration."""
+    """Reusable search buffers for one thread of decisions (`thread_buffers`), kept between decisions."""
 
     def __init__(self, capacity: int, n_actions: int, row_size: int, n_instances: int, max_depth: int) -> None:
-        self.first_child = np.empty(capacity, dtype=np.int64)
-        self.sibling = np.empty(capacity, dtype=np.int64)
-        self.move = np.empty(capacity, dtype=np.int64)
-        self.visits = np.zeros(capacity, dtype=np.int64)
-        self.reward = np.zeros(capacity, dtype=np.float64)
-        self.avail = np.zeros(capacity, dtype=np.int64)
-        self.owner = np.zeros(capacity, dtype=np.int64)
-        self.row = np.zeros(row_size, dtype=np.int64)
-        self.out = np.zeros(n_actions, dtype=np.int64)
-        self.root_out = np.zeros(n_actions, dtype=np.int64)
-        self.slot = np.full(n_actions, -1, dtype=np.int64)
-        self.path = np.zeros(max_depth, dtype=np.int64)
-        self.slots = np.zeros(2 * n_instances, dtype=np.int64)
-        self.pool = np.zeros(2 * n_instances, dtype=np.int64)
-        self.mark = np.zeros(n_instances, dtype=np.int64)
-        self.log_table = ucb_log_table(capacity)
+        self._buffers = thread_buffers(capacity, n_actions, row_size, n_instances, max_depth)
+        self.visits, self.out = self._buffers[3], self._buffers[8]
 
     def fits(self, capacity: int, n_actions: int) -> bool:
         return self.visits.shape[0] >= capacity and self.out.shape[0] >= n_actions
 
     def buffers(self) -> tuple[np.ndarray, ...]:
         """A game's `_search` tree and scratch arguments, in its order."""
-        tree = (self.first_child, self.sibling, self.move, self.visits, self.reward, self.avail, self.owner)
-        scratch = (self.row, self.out, self.root_out, self.slot, self.path, self.slots, self.pool, self.mark)
-        return (*tree, *scratch, self.log_table)
+        return self._buffers
 
 
 SPEC_PARAMS = ("iterations", "time", "c", "rollout", "depth", "backend")
@@ -190,6 +314,76 @@ class AgentBatch:
     seat_decisions: tuple[int, int]
     decision_ms_total: tuple[float, float]
     """Milliseconds of each seat's decisions, summed over games; timed only when a seat searches."""
+
+
+KIND_RANDOM, KIND_HEURISTIC, KIND_SEARCH = 0, 1, 2
+"""What a kernel seat plays (`KernelAgent.kind`)."""
+
+
+@dataclass(frozen=True)
+class KernelAgent:
+    """A seat a TCG kernel can play: random, the heuristic, or the search with its parameters."""
+
+    kind: int
+    iterations: int = 0
+    c: float = 0.7
+    rollout: int = 0
+    depth: int = 0
+    seconds: float = 0.0
+    epsilon: float = 0.0
+
+
+def kernel_agent(spec: str, rollouts: Mapping[str, int], default_rollout: str) -> KernelAgent:
+    """The kernel seat of an agent spec, the search's rollout one of the game's `rollouts`; an AgentSpecError
+    (a CardlabError) naming what is wrong."""
+    name, params = split_spec(spec)
+    if name == "random" and not params:
+        return KernelAgent(KIND_RANDOM)
+    if name == "heuristic" and set(params) <= {"epsilon"}:
+        epsilon = spec_number(spec, "epsilon", params.get("epsilon", "0"), float)
+        if not 0.0 <= epsilon <= 1.0:
+            raise AgentSpecError(f"{spec!r}: epsilon must be between 0 and 1, not {epsilon}")
+        return KernelAgent(KIND_HEURISTIC, epsilon=epsilon)
+    if name == "ismcts" and params.get("backend") == "cpu":
+        iterations, seconds, c, rollout, depth = search_values(spec, params, tuple(rollouts), default_rollout)
+        return KernelAgent(KIND_SEARCH, iterations, c, rollouts[rollout], depth, seconds)
+    raise AgentSpecError(f"the cpu kernel plays random, heuristic[:epsilon=E] and ismcts:...:backend=cpu, not {spec!r}")
+
+
+def play_seats(
+    batch: Callable[..., tuple[np.ndarray, ...]],
+    leading: tuple[Any, ...],
+    seats: tuple[KernelAgent, KernelAgent],
+    capacity_floor: int,
+    n_games: int,
+    seed: int,
+    first: int,
+) -> AgentBatch:
+    """Games `first` .. `first + n_games - 1` of the stream `seed` played by a game's `play_batch_agents`
+    (`batch`, called with its `leading` arguments, then the seats' kinds, iterations, c, rollouts, depths,
+    time budgets in cycles and epsilons, the tree capacity, the count, the seed and the first game)."""
+    budgets = np.array([int(s.seconds * 1000.0 * cycles_per_ms()) if s.seconds > 0 else 0 for s in seats])
+    timed = any(s.seconds > 0 for s in seats)
+    capacity = capacity_floor if timed else max(2, max(s.iterations for s in seats) + 1)
+    winner, reason, turns, decisions, per_seat, ticks = batch(
+        *leading,
+        np.array([s.kind for s in seats], dtype=np.int64),
+        np.array([s.iterations for s in seats], dtype=np.int64),
+        np.array([s.c for s in seats], dtype=np.float64),
+        np.array([s.rollout for s in seats], dtype=np.int64),
+        np.array([s.depth for s in seats], dtype=np.int64),
+        budgets.astype(np.int64),
+        np.array([s.epsilon for s in seats], dtype=np.float64),
+        capacity,
+        n_games,
+        seed % 2**62,
+        first,
+    )
+    per_ms = cycles_per_ms()
+    totals = per_seat.sum(axis=0)
+    spent = ticks.sum(axis=0)
+    seat_decisions = (int(totals[0]), int(totals[1]))
+    return AgentBatch(winner, reason, turns, decisions, seat_decisions, (spent[0] / per_ms, spent[1] / per_ms))
 
 
 def flush_stale_cache(module: ModuleType, inlined: Sequence[ModuleType]) -> None:

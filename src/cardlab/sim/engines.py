@@ -64,6 +64,13 @@ PIECE_SECONDS = 1.0
 threads' wait for a piece's last game (a game under search takes up to a tenth of a second) costs
 about a hundredth of the run."""
 
+GAMES_PER_THREAD = 4
+"""The fewest games a piece gives each kernel thread. The threads wait for a piece's last game; with one
+game each (a TCG game with both seats searching takes over a second) a thread sat idle for the
+difference between two games. Handed out one at a time, four games each make that wait a small part of
+a piece (a search-against-search run on two cores: 173% -> 183% CPU, 7% less time); Ctrl-C then waits
+a few seconds."""
+
 FIRST_PIECE = 16
 """Games in a run's first piece, before anything is known of their cost: under the search a fraction
 of a second, so that the progress has a rate and an ETA at once."""
@@ -72,8 +79,8 @@ of a second, so that the progress has a rate and an ETA at once."""
 def piece_sizes(fixed: int | None) -> Callable[[float], int]:
     """The next piece's size from the games played so far per second (0 before the first piece); `fixed`:
     the kernel's own size (`Kernels.piece`: JAX compiles once per batch size). Otherwise a multiple of the
-    kernel's threads, never fewer: a piece of one slow game (a TCG game with both seats searching
-    takes over a second) would keep all but one thread idle."""
+    kernel's threads and at least `GAMES_PER_THREAD` games each: a piece of one slow game (a TCG game
+    with both seats searching takes over a second) would keep all but one thread idle."""
     if fixed is not None:
         return lambda rate: fixed
     threads = kernel_threads()
@@ -83,7 +90,7 @@ def piece_sizes(fixed: int | None) -> Callable[[float], int]:
         if not rate:
             last[0] = FIRST_PIECE
         else:  # grows at most 16-fold a piece: a first piece's rate is a rough one
-            games = max(1, min(16 * last[0], round(rate * PIECE_SECONDS)))
+            games = max(GAMES_PER_THREAD * threads, min(16 * last[0], round(rate * PIECE_SECONDS)))
             last[0] = -(-games // threads) * threads
         return last[0]
 

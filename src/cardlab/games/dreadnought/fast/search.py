@@ -35,26 +35,30 @@ play it).
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numba import njit, prange
 
-from cardlab.core.specs import AgentSpecError, split_spec
 from cardlab.fast import search as shared
 from cardlab.fast.rng import below, new_rng, seed_rng
 from cardlab.fast.search import (
+    KIND_HEURISTIC,
+    KIND_RANDOM,
+    KIND_SEARCH,
     AgentBatch,
+    KernelAgent,
+    back_up,
     cycles,
     cycles_per_ms,
-    decided,
+    descend,
     flush_stale_cache,
+    more_iterations,
+    most_visited,
+    play_seats,
     read_cycles,
     redeal,
-    search_values,
-    spec_number,
-    ucb_log_table,
+    thread_buffers,
 )
 from cardlab.games.dreadnought.fast import cpu, heuristic
 from cardlab.games.dreadnought.fast.cpu import (
@@ -99,7 +103,6 @@ from cardlab.games.dreadnought.fast.heuristic import (
 )
 from cardlab.games.dreadnought.fast.tables import MAX_INSTANCES, N_ACTIONS, PER_PLAYER, build_table
 
-KIND_RANDOM, KIND_HEURISTIC, KIND_SEARCH = 0, 1, 2
 ROLLOUTS = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
 """Rollout policies by spec name (`_rollout_action` plays them)."""
 
@@ -249,17 +252,11 @@ def _search(
     n_root = legal_actions(root, tab, root_out)
     if n_root <= 1:
         return root_out[0] if n_root == 1 else -1
-    capacity = visits.shape[0]
-    logs = log_table.shape[0]
     first_child[0] = -1
     visits[0] = 0
     n_nodes = 1
     done = 0
-    while True:
-        if (iterations > 0 and done >= iterations) or n_nodes >= capacity:
-            break
-        if deadline > 0 and cycles() >= deadline:
-            break
+    while more_iterations(done, iterations, deadline, n_nodes, stop_early, first_child, sibling, visits):
         _determinize(row, root, me, rng, slots, pool, mark)
         n = legal_actions(row, tab, out)  # this world's own choices (availability counts, ISMCTS)
         if n == 0:  # never expected: the searcher's choices depend on nothing re-dealt
@@ -270,55 +267,12 @@ def _search(
         # Selection and expansion: descend while every legal move has been tried.
         while row[PHASE] != PH_OVER and depth < MAX_DEPTH:
             actor = current_player(row)
-            below_node = first_child[node]
-            while below_node >= 0:
-                slot[move[below_node]] = below_node
-                below_node = sibling[below_node]
-            untried = 0
-            for i in range(n):
-                below_node = slot[out[i]]
-                if below_node < 0:
-                    untried += 1
-                else:
-                    avail[below_node] += 1
-            chosen, chosen_node = -1, -1
-            if untried > 0:
-                pick = below(rng, untried)
-                for i in range(n):
-                    if slot[out[i]] < 0:
-                        if pick == 0:
-                            chosen = out[i]
-                            break
-                        pick -= 1
-            else:
-                best_value = -np.inf
-                for i in range(n):
-                    below_node = slot[out[i]]
-                    count = avail[below_node]
-                    log = log_table[count] if count < logs else np.log(count)
-                    value = reward[below_node] / visits[below_node] + c * np.sqrt(log / visits[below_node])
-                    if value > best_value:
-                        chosen, chosen_node, best_value = out[i], below_node, value
-            below_node = first_child[node]
-            while below_node >= 0:
-                slot[move[below_node]] = -1
-                below_node = sibling[below_node]
-            if chosen_node < 0:  # expand one untried move
-                chosen_node = n_nodes
-                n_nodes += 1
-                first_child[chosen_node] = -1
-                sibling[chosen_node] = first_child[node]
-                first_child[node] = chosen_node
-                move[chosen_node] = chosen
-                visits[chosen_node] = 0
-                reward[chosen_node] = 0.0
-                avail[chosen_node] = 1
-                owner[chosen_node] = actor
+            chosen, node, n_nodes, expanded = descend(first_child, sibling, move, visits, reward, avail, owner, slot,
+                                                      node, n_nodes, out, n, actor, c, log_table, rng)  # fmt: skip
             n = apply(row, tab, chosen, rng, out)
-            path[depth] = chosen_node
+            path[depth] = node
             depth += 1
-            node = chosen_node
-            if untried > 0:
+            if expanded:
                 break
         # Rollout to the end of the game (D21; the D21.3 turn cap ends every game), or for `rollout_depth`
         # actions and then the heuristic's estimate of the position.
@@ -328,27 +282,9 @@ def _search(
             steps += 1
         # A draw (or a world that outgrew the row) is half a win, as the reference backs it up.
         first_value = evaluate(row, tab, 0)
-        visits[0] += 1
-        for i in range(depth):
-            visited = path[i]
-            visits[visited] += 1
-            reward[visited] += first_value if owner[visited] == 0 else 1.0 - first_value
+        back_up(visits, reward, owner, path, depth, first_value)
         done += 1
-        if (
-            stop_early
-            and iterations > 0
-            and (done & 15) == 0
-            and decided(first_child, sibling, visits, iterations - done)
-        ):
-            break
-    best, most = root_out[0], -1
-    for i in range(n_root):  # the most visited move; ties go to the first legal one
-        below_node = first_child[0]
-        while below_node >= 0 and move[below_node] != root_out[i]:
-            below_node = sibling[below_node]
-        if below_node >= 0 and visits[below_node] > most:
-            best, most = root_out[i], visits[below_node]
-    return best
+    return most_visited(first_child, sibling, move, visits, root_out, n_root)
 
 
 class Tree(shared.Tree):
@@ -437,8 +373,8 @@ def play_batch_agents(
     cs: np.ndarray,
     rollouts: Row,
     depths: Row,
-    epsilons: np.ndarray,
     budgets: Row,
+    epsilons: np.ndarray,
     capacity: int,
     n_games: int,
     seed: int,
@@ -467,23 +403,7 @@ def play_batch_agents(
         row = np.zeros(ROW_SIZE, dtype=np.int64)
         out = np.empty(n_actions, dtype=np.int64)
         rng = np.empty(1, dtype=np.uint64)
-        size = capacity if searching else 1
-        first_child = np.empty(size, dtype=np.int64)
-        sibling = np.empty(size, dtype=np.int64)
-        move = np.empty(size, dtype=np.int64)
-        visits = np.zeros(size, dtype=np.int64)
-        reward = np.zeros(size, dtype=np.float64)
-        avail = np.zeros(size, dtype=np.int64)
-        owner = np.zeros(size, dtype=np.int64)
-        scratch = np.zeros(ROW_SIZE, dtype=np.int64)
-        s_out = np.empty(n_actions, dtype=np.int64)
-        root_out = np.empty(n_actions, dtype=np.int64)
-        slot = np.full(n_actions, -1, dtype=np.int64)
-        path = np.zeros(MAX_DEPTH, dtype=np.int64)
-        slots = np.zeros(2 * MAX_INSTANCES, dtype=np.int64)
-        pool = np.zeros(2 * MAX_INSTANCES, dtype=np.int64)
-        mark = np.zeros(MAX_INSTANCES, dtype=np.int64)
-        log_table = ucb_log_table(size)
+        tree = thread_buffers(capacity if searching else 1, n_actions, ROW_SIZE, MAX_INSTANCES, MAX_DEPTH)
         wi, wf = new_scratch(n_actions)
         for game in range(block * block_games, min(n_games, (block + 1) * block_games)):
             seed_rng(rng, seed, first_game + game)
@@ -498,11 +418,8 @@ def play_batch_agents(
                     action = policy_action(row, tab, out, n, POLICY_HEURISTIC, epsilons[actor], rng, wi, wf)
                 else:
                     deadline = start + budgets[actor] if budgets[actor] > 0 else 0
-                    action = _search(
-                        row, tab, iterations[actor], deadline, cs[actor], rollouts[actor], depths[actor], True, rng,
-                        first_child, sibling, move, visits, reward, avail, owner,
-                        scratch, s_out, root_out, slot, path, slots, pool, mark, log_table, wi, wf,
-                    )  # fmt: skip
+                    action = _search(row, tab, iterations[actor], deadline, cs[actor], rollouts[actor], depths[actor],
+                                     True, rng, *tree, wi, wf)  # fmt: skip
                 if searching:
                     search_cycles[game, actor] += cycles() - start
                 seat_decisions[game, actor] += 1
@@ -515,33 +432,9 @@ def play_batch_agents(
     return winner, reason, turns, decisions, seat_decisions, search_cycles
 
 
-@dataclass(frozen=True)
-class KernelAgent:
-    """A seat the kernel can play: random, the heuristic, or the search with its parameters."""
-
-    kind: int
-    iterations: int = 0
-    c: float = 0.7
-    rollout: int = ROLLOUTS[DEFAULT_ROLLOUT]
-    depth: int = 0
-    seconds: float = 0.0
-    epsilon: float = 0.0
-
-
 def kernel_agent(spec: str) -> KernelAgent:
     """The kernel seat of an agent spec; an AgentSpecError (a CardlabError) naming what is wrong."""
-    name, params = split_spec(spec)
-    if name == "random" and not params:
-        return KernelAgent(KIND_RANDOM)
-    if name == "heuristic" and set(params) <= {"epsilon"}:
-        epsilon = spec_number(spec, "epsilon", params.get("epsilon", "0"), float)
-        if not 0.0 <= epsilon <= 1.0:
-            raise AgentSpecError(f"{spec!r}: epsilon must be between 0 and 1, not {epsilon}")
-        return KernelAgent(KIND_HEURISTIC, epsilon=epsilon)
-    if name == "ismcts" and params.get("backend") == "cpu":
-        iterations, seconds, c, rollout, depth = search_values(spec, params, tuple(ROLLOUTS), DEFAULT_ROLLOUT)
-        return KernelAgent(KIND_SEARCH, iterations, c, ROLLOUTS[rollout], depth, seconds)
-    raise AgentSpecError(f"the cpu kernel plays random, heuristic[:epsilon=E] and ismcts:...:backend=cpu, not {spec!r}")
+    return shared.kernel_agent(spec, ROLLOUTS, DEFAULT_ROLLOUT)
 
 
 def play_agents(game: Any, spec_p1: str, spec_p2: str, n_games: int, seed: int, first: int = 0) -> AgentBatch:
@@ -553,29 +446,9 @@ def play_agents(game: Any, spec_p1: str, spec_p2: str, n_games: int, seed: int, 
 def play_table_agents(table: Row, spec_p1: str, spec_p2: str, n_games: int, seed: int, first: int = 0) -> AgentBatch:
     """`play_agents` on a game's kernel table (`cpu.game_table`); a CardlabError if a game outgrew the row."""
     seats = (kernel_agent(spec_p1), kernel_agent(spec_p2))
-    budgets = np.array([int(s.seconds * 1000.0 * cycles_per_ms()) if s.seconds > 0 else 0 for s in seats])
-    timed = any(s.seconds > 0 for s in seats)
-    capacity = TIME_CAPACITY if timed else max(2, max(s.iterations for s in seats) + 1)
-    winner, reason, turns, decisions, per_seat, ticks = play_batch_agents(
-        table,
-        np.array([s.kind for s in seats], dtype=np.int64),
-        np.array([s.iterations for s in seats], dtype=np.int64),
-        np.array([s.c for s in seats], dtype=np.float64),
-        np.array([s.rollout for s in seats], dtype=np.int64),
-        np.array([s.depth for s in seats], dtype=np.int64),
-        np.array([s.epsilon for s in seats], dtype=np.float64),
-        budgets.astype(np.int64),
-        capacity,
-        n_games,
-        seed % 2**62,
-        first,
-    )
-    cpu.check_overflow(reason)
-    per_ms = cycles_per_ms()
-    totals = per_seat.sum(axis=0)
-    spent = ticks.sum(axis=0)
-    seat_decisions = (int(totals[0]), int(totals[1]))
-    return AgentBatch(winner, reason, turns, decisions, seat_decisions, (spent[0] / per_ms, spent[1] / per_ms))
+    batch = play_seats(play_batch_agents, (table,), seats, TIME_CAPACITY, n_games, seed, first)
+    cpu.check_overflow(batch.reason)
+    return batch
 
 
 RULES = (cpu, heuristic)
