@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -362,23 +362,42 @@ def play_seats(
     """Games `first` .. `first + n_games - 1` of the stream `seed` played by a game's `play_batch_agents`
     (`batch`, called with its `leading` arguments, then the seats' kinds, iterations, c, rollouts, depths,
     time budgets in cycles and epsilons, the tree capacity, the count, the seed and the first game)."""
+    budgets, capacity = seat_budgets(seats, capacity_floor)
+    return agent_batch(
+        *batch(
+            *leading,
+            *seat_columns(seats, "kind", "iterations", "c", "rollout", "depth"),
+            budgets,
+            *seat_columns(seats, "epsilon"),
+            capacity,
+            n_games,
+            seed % 2**62,
+            first,
+        )
+    )
+
+
+def seat_columns(seats: Sequence[Any], *names: str) -> tuple[np.ndarray, ...]:
+    """The seats' values of each named field of their dataclass as a kernel argument: float64 for a field
+    declared float, else int64 (one dtype per field, whatever values a seat holds, so one compiled kernel)."""
+    declared = {field.name: field.type for field in fields(seats[0])}
+    return tuple(
+        np.array([getattr(seat, name) for seat in seats], dtype=np.float64 if declared[name] == "float" else np.int64)
+        for name in names
+    )
+
+
+def seat_budgets(seats: Sequence[Any], capacity_floor: int) -> tuple[np.ndarray, int]:
+    """Each seat's time budget in cycle-counter ticks (0: none) and the tree capacity a batch needs:
+    `capacity_floor` nodes when a seat is timed, else one more than the most iterations."""
     budgets = np.array([int(s.seconds * 1000.0 * cycles_per_ms()) if s.seconds > 0 else 0 for s in seats])
     timed = any(s.seconds > 0 for s in seats)
-    capacity = capacity_floor if timed else max(2, max(s.iterations for s in seats) + 1)
-    winner, reason, turns, decisions, per_seat, ticks = batch(
-        *leading,
-        np.array([s.kind for s in seats], dtype=np.int64),
-        np.array([s.iterations for s in seats], dtype=np.int64),
-        np.array([s.c for s in seats], dtype=np.float64),
-        np.array([s.rollout for s in seats], dtype=np.int64),
-        np.array([s.depth for s in seats], dtype=np.int64),
-        budgets.astype(np.int64),
-        np.array([s.epsilon for s in seats], dtype=np.float64),
-        capacity,
-        n_games,
-        seed % 2**62,
-        first,
-    )
+    return budgets.astype(np.int64), capacity_floor if timed else max(2, max(s.iterations for s in seats) + 1)
+
+
+def agent_batch(winner: np.ndarray, reason: np.ndarray, turns: np.ndarray, decisions: np.ndarray,
+                per_seat: np.ndarray, ticks: np.ndarray) -> AgentBatch:  # fmt: skip
+    """A batch kernel's per-game columns with its per-game seat decisions and ticks summed per seat."""
     per_ms = cycles_per_ms()
     totals = per_seat.sum(axis=0)
     spent = ticks.sum(axis=0)

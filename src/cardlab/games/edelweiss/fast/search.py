@@ -31,7 +31,17 @@ import numpy as np
 from numba import njit, prange
 
 from cardlab.core.specs import split_spec
-from cardlab.fast.search import AgentBatch, cycles, cycles_per_ms, flush_stale_cache, read_cycles, ucb_log_table
+from cardlab.fast.search import (
+    AgentBatch,
+    agent_batch,
+    cycles,
+    cycles_per_ms,
+    flush_stale_cache,
+    read_cycles,
+    seat_budgets,
+    seat_columns,
+    ucb_log_table,
+)
 from cardlab.games.edelweiss.config import EdelweissConfig
 from cardlab.games.edelweiss.fast import cpu
 from cardlab.games.edelweiss.fast.cpu import (
@@ -453,19 +463,14 @@ def play_agents(
     seats = (kernel_agent(spec_p1), kernel_agent(spec_p2))
     deck_kind, standard, characters = config_codes(config)
     rules, opening_hand = rule_codes(config)
-    budgets = np.array([int(s.seconds * 1000.0 * cycles_per_ms()) if s.seconds > 0 else 0 for s in seats])
-    timed = any(s.seconds > 0 for s in seats)
-    capacity = TIME_CAPACITY if timed else max(2, max(s.iterations for s in seats) + 1)
-    winner, reason, turns, decisions, per_seat, cycles = play_batch_agents(
+    budgets, capacity = seat_budgets(seats, TIME_CAPACITY)
+    columns = play_batch_agents(
         deck_kind,
         standard,
         characters,
-        np.array([s.kind for s in seats], dtype=np.int64),
-        np.array([s.iterations for s in seats], dtype=np.int64),
-        np.array([s.c for s in seats], dtype=np.float64),
-        np.array([s.rollout for s in seats], dtype=np.int64),
-        budgets.astype(np.int64),
-        np.array([s.epsilon for s in seats], dtype=np.float64),
+        *seat_columns(seats, "kind", "iterations", "c", "rollout"),
+        budgets,
+        *seat_columns(seats, "epsilon"),
         capacity,
         n_games,
         seed,
@@ -473,11 +478,7 @@ def play_agents(
         opening_hand,
         first,
     )
-    per_ms = cycles_per_ms()
-    totals = per_seat.sum(axis=0)
-    ticks = cycles.sum(axis=0)
-    seat_decisions = (int(totals[0]), int(totals[1]))
-    return AgentBatch(winner, reason, turns, decisions, seat_decisions, (ticks[0] / per_ms, ticks[1] / per_ms))
+    return agent_batch(*columns)
 
 
 RULES = (cpu,)
