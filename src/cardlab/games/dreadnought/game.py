@@ -105,7 +105,7 @@ class Dreadnought(SeatDecks[Deck], Game):
     name = "dreadnought"
     title = "Dreadnought"
     credit = "Original sample card set."
-    search_agent = STRONG_AGENT  # the table agent: 69% against the heuristic
+    search_agent = STRONG_AGENT  # the table agent: 65% against the heuristic
     fixed_first_player = False  # speed decides who acts first, anew every turn (D6)
     options = (
         ConfigOption(
