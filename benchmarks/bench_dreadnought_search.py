@@ -4,7 +4,8 @@
    them (no early stop), at `--positions` reference positions reached by heuristic play with one random move in
    five (default decks ember_spark,tide_grove), loaded into kernel rows; the median of `--repeats` passes, in
    wall-clock and in process CPU time (the machine may be shared: CPU time is what one core spent), for random
-   and heuristic rollouts and for heuristic rollouts cut at `--depth` actions. Target: <= 0.15 ms.
+   and heuristic rollouts and for heuristic rollouts cut at `--depth` actions, all with the UCB constant `c` of
+   `--spec` (the table agent's by default). Target: <= 0.15 ms.
 2. Strength through the command a user types: `cardlab simulate dreadnought --engine cpu --agents SEARCH,heuristic
    --games N --json` (the compiled heuristic, the reference's choice at every decision; seats swapped per
    deal), for SEARCH `--spec`: its win rate with the 95% Wilson interval the command prints, and its mean ms
@@ -27,9 +28,9 @@ import time
 import numpy as np
 
 from _report import machine, simulate_against_heuristic, write_section
+from cardlab.games.dreadnought.lab import STRONG_AGENT
 
 DEFAULT_ITERATIONS = 200
-STRONG = "ismcts:iterations=100:rollout=heuristic:backend=cpu:depth=30"
 
 
 def positions(count: int, seed: int) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -62,7 +63,7 @@ def positions(count: int, seed: int) -> tuple[np.ndarray, list[np.ndarray]]:
 
 
 def per_iteration(
-    tab: np.ndarray, rows: list[np.ndarray], iterations: int, repeats: int, rollout: str, depth: int
+    tab: np.ndarray, rows: list[np.ndarray], iterations: int, repeats: int, rollout: str, depth: int, c: float
 ) -> dict:
     """Median wall and CPU ms per iteration (all iterations), and ms per decision as played (early stop on)."""
     import numba
@@ -71,7 +72,7 @@ def per_iteration(
 
     numba.set_num_threads(1)
     tree = search.Tree(iterations + 1)
-    options = {"rollout": rollout, "depth": depth, "tree": tree}
+    options = {"rollout": rollout, "depth": depth, "tree": tree, "c": c}
     search.search_action(rows[0], tab, 10, **options)  # compile or load the cache
     walls, cpus, played = [], [], []
     for _ in range(repeats):
@@ -95,13 +96,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400, help="games of the head-to-head (seats swapped per deal)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--depth", type=int, default=30, help="the rollout cut of the depth row")
-    parser.add_argument("--spec", default=STRONG, help="the search whose strength is measured")
+    parser.add_argument("--spec", default=STRONG_AGENT, help="the search whose strength is measured")
     parser.add_argument("--dry-run", action="store_true")
     args = parser.parse_args()
     load_before = os.getloadavg()[0]
+    from cardlab.games.dreadnought.fast.search import kernel_agent
+
+    exploration = kernel_agent(args.spec).c  # every row searches with the measured search's UCB constant
     tab, rows = positions(args.positions, 1)
     costs = {
-        label: per_iteration(tab, rows, args.iterations, args.repeats, rollout, depth)
+        label: per_iteration(tab, rows, args.iterations, args.repeats, rollout, depth, exploration)
         for label, rollout, depth in (
             ("random", "random", 0),
             ("heuristic", "heuristic", 0),
@@ -132,7 +136,7 @@ def main() -> None:
         "",
         f"Cost: one numba thread, searches of {args.iterations} iterations at {len(rows)} reference positions "
         f"reached by heuristic play with one random move in five (decks ember_spark,tide_grove), medians of "
-        f"{args.repeats} passes. Target: <= 0.15 ms per iteration.",
+        f"{args.repeats} passes, UCB's c = {exploration} as in `--spec`. Target: <= 0.15 ms per iteration.",
         "",
         "| rollout | ms per iteration (wall) | ms per iteration (CPU) | ms per decision as played (early stop) |",
         "|---|---:|---:|---:|",

@@ -219,7 +219,7 @@ def _named_agent(args: argparse.Namespace, matchups: Matchups) -> str:
 
 def _prepare_engine(console: Console, engine: str, game: str, agents: Sequence[str]) -> None:
     """The line after a long run's first: which engine plays and whether its kernel compiles first (the first
-    run on a machine compiles it: a minute or two for the search, cached by numba after); then compile it or
+    run on a machine compiles it: a few minutes for a search, cached by numba after); then compile it or
     load it from the cache, so that the progress starts when the games do."""
     from cardlab.agents import parse_spec
     from cardlab.sim.engines import check_engine, compiled
@@ -241,7 +241,7 @@ def _prepare_engine(console: Console, engine: str, game: str, agents: Sequence[s
             check_engine(engine, game, agents)
             return
         if engine == "cpu":
-            note = f"{'a minute or two' if search else 'seconds'}, once per machine: numba caches it"
+            note = f"{'a few minutes' if search else 'seconds'}, once per machine: numba caches it"
         else:
             note = "JAX compiles it in every run"
         doing = "compiling" if ready is False else "loading or compiling"
