@@ -18,13 +18,9 @@ import json
 import os
 import statistics
 import subprocess
-import sys
-from pathlib import Path
 
-from _report import machine, write_section
+from _report import CARDLAB, machine, write_section
 from cardlab.games import game_class, game_names
-
-CARDLAB = str(Path(sys.executable).with_name("cardlab"))
 
 
 def simulate(game: str, engine: str, games: int, agents: str = "random,random") -> tuple[float, float]:

@@ -5,6 +5,8 @@ child process, and reads what it printed: the search's compile time ("... ready 
 ("played N games in S s"); the wall clock, the child's CPU time (as a share of one core) and its peak RSS come
 from the operating system. `--cold` points NUMBA_CACHE_DIR at an empty folder, so the search compiles as on a
 fresh clone. One run per game (a table takes tens of minutes); the issue's target is 30 minutes on two cores.
+Each game's latest row (with its date and machine) is kept in `benchmarks/results/tcg-tables.json`, so measuring
+one game leaves the other's figure in the section.
 Run: `python benchmarks/bench_tcg_tables.py [GAME ...] --games 300 --cold` (default dreadnought).
 """
 
@@ -12,43 +14,45 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import os
 import re
 import resource
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-from _report import machine, write_section
+from _report import CARDLAB, machine, write_section
 
 COMPILED = re.compile(r"ready in (\d+) s")
 PLAYED = re.compile(r"played (\d+) games in ([\d.]+) s")
+ROWS = Path(__file__).resolve().parent / "results" / "tcg-tables.json"
 
 
 def table_run(game: str, games: int, cold: bool) -> dict:
     """One `cardlab balance` run of `game`'s default table on a fresh database; its printed and measured times."""
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, **({"NUMBA_CACHE_DIR": str(Path(folder, "numba"))} if cold else {})}
-        command = ["cardlab", "balance", game, "--engine", "cpu", "--games", str(games)]
+        arguments = ["balance", game, "--engine", "cpu", "--games", str(games)]
         paths = ["--db", str(Path(folder, "lab.sqlite")), "--out", str(Path(folder, "table"))]
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        done = subprocess.run(
-            [sys.executable, "-m", "cardlab", *command[1:], *paths], env=env, capture_output=True, text=True
-        )
+        done = subprocess.run([CARDLAB, *arguments, *paths], env=env, capture_output=True, text=True)
         wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    command = " ".join(["cardlab", *arguments])
     if done.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} failed ({done.returncode}):\n{done.stderr[-2000:]}")
+        raise SystemExit(f"{command} failed ({done.returncode}):\n{done.stderr[-2000:]}")
     played = PLAYED.search(done.stdout)
     if played is None:
-        raise SystemExit(f"{' '.join(command)} printed no 'played N games' line:\n{done.stdout[-2000:]}")
+        raise SystemExit(f"{command} printed no 'played N games' line:\n{done.stdout[-2000:]}")
     compiled = COMPILED.search(done.stdout)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return {
-        "command": " ".join(command) + " --db lab.sqlite",
+        "command": f"{command} --db lab.sqlite",
+        "measured": f"{datetime.date.today()}, {machine()}",
+        "cold": cold,
         "agent": done.stdout.splitlines()[0].rsplit(" by ", 1)[-1].strip(),
         "games": int(played.group(1)),
         "compile": f"{compiled.group(1)} s" if compiled else "cached",
@@ -59,34 +63,41 @@ def table_run(game: str, games: int, cold: bool) -> dict:
     }
 
 
+def section(rows: dict[str, dict]) -> str:
+    """The `tcg-tables` section: one row per game, each with the date, machine and command that measured it."""
+    lines = [
+        "## TCG tables under their default search, through `cardlab balance`",
+        "",
+        "Each row: `python benchmarks/bench_tcg_tables.py GAME --games N [--cold]`, one run of the command on a fresh "
+        "database (`--cold`: numba cache empty, so the search compiles as on a fresh clone); wall clock, CPU time and "
+        "peak RSS of the command's process. Target: the whole table in <= 30 min on two cores.",
+        "",
+        "| command | agent | games | compile | play | wall | CPU | peak RSS | games/s | measured |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for row in rows.values():
+        lines.append(
+            f"| `{row['command']}` | `{row['agent']}` | {row['games']:,} | {row['compile']}"
+            f"{' (cold)' if row['cold'] else ''} | {row['play_s'] / 60:.1f} min | **{row['wall_s'] / 60:.1f} min** "
+            f"| {row['cpu_percent']:.0f}% | {row['peak_rss_mb']:,.0f} MB | {row['games'] / row['play_s']:.2f} "
+            f"| {row['measured']} |"
+        )
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games_of", nargs="*", default=["dreadnought"], metavar="GAME")
     parser.add_argument("--games", type=int, default=300, help="games per cell and seat")
     parser.add_argument("--cold", action="store_true", help="compile the search as on a fresh clone")
-    parser.add_argument("--dry-run", action="store_true", help="print the section, do not write BENCHMARKS.md")
+    parser.add_argument("--dry-run", action="store_true", help="print the section, write no file")
     args = parser.parse_args()
-    rows = {game: table_run(game, args.games, args.cold) for game in args.games_of}
-    lines = [
-        "## TCG tables under their default search, through `cardlab balance`",
-        "",
-        f"Machine: {machine()}. Measured {datetime.date.today()} with `python benchmarks/bench_tcg_tables.py "
-        f"{' '.join(args.games_of)} --games {args.games}{' --cold' if args.cold else ''}`: one run per game on a "
-        f"fresh database{', numba cache empty (the search compiles as on a fresh clone)' if args.cold else ''}; "
-        "wall clock, CPU time and peak RSS of the command's process. Target: the whole table in <= 30 min.",
-        "",
-        "| command | agent | games | compile | play | wall | CPU | peak RSS | games/s |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
-    ]
-    for row in rows.values():
-        lines.append(
-            f"| `{row['command']}` | `{row['agent']}` | {row['games']:,} | {row['compile']} "
-            f"| {row['play_s'] / 60:.1f} min | **{row['wall_s'] / 60:.1f} min** | {row['cpu_percent']:.0f}% "
-            f"| {row['peak_rss_mb']:,.0f} MB | {row['games'] / row['play_s']:.2f} |"
-        )
-    body = "\n".join(lines)
+    rows = json.loads(ROWS.read_text()) if ROWS.exists() else {}
+    rows.update({game: table_run(game, args.games, args.cold) for game in args.games_of})
+    body = section(dict(sorted(rows.items())))
     print(body)
     if not args.dry_run:
+        ROWS.write_text(json.dumps(rows, indent=1, sort_keys=True) + "\n")
         write_section("tcg-tables", body)
 
 

@@ -101,6 +101,7 @@ def test_a_kernel_tables_counts_are_in_table_csv(tmp_path: Path, capsys, monkeyp
     import pytest
 
     pytest.importorskip("numba")
+    monkeypatch.setenv("COLUMNS", "1000")  # the printed paths stay whole on their lines (rich folds long words)
     from cardlab.sim import engines
     from cardlab.sim.engines import KernelGame, KernelRun
 

@@ -123,9 +123,10 @@ def _report(db: Path, out: Path, capsys: pytest.CaptureFixture[str]) -> tuple[st
 
 
 @pytest.mark.parametrize("fmt", ["parquet", "csv"])
-def test_an_imported_table_is_the_exported_one(played: Path, tmp_path: Path, capsys, fmt: str) -> None:
+def test_an_imported_table_is_the_exported_one(played: Path, tmp_path: Path, capsys, monkeypatch, fmt: str) -> None:
     if fmt == "parquet":
         pytest.importorskip("pyarrow")
+    monkeypatch.setenv("COLUMNS", "1000")  # a long temporary path stays whole on its line (rich folds long words)
     path, b = tmp_path / f"table.{fmt}", tmp_path / "b.sqlite"
     assert main(["export", "edelweiss", "--db", str(played), "--format", fmt, "--out", str(path)]) == 0
     assert main(["import", "edelweiss", str(path), "--db", str(b)]) == 0
