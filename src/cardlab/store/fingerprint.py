@@ -2,10 +2,11 @@
 different rules, card data, agents or engines unasked.
 
 The fingerprint hashes the agent spec, the engine, and the source and data files of the code that
-plays the game: the game's own package, the core protocol, the agents, the match loop; the game's
-compiled engines (`fast/` in its package) only when a kernel plays it. Any edit there (a rule fixed, a
-card changed, a heuristic retuned, even a comment) gives a new fingerprint; an upgrade that changes none
-of them keeps it.
+plays the game: the game's own package, the core protocol, the agents, the match loop; the compiled
+engines (`fast/` in the game's package, and the compiled pieces the games share: `cardlab/fast/`, the
+search step and the random numbers) only when a kernel plays it. Any edit there (a rule fixed, a card
+changed, a heuristic retuned, even a comment) gives a new fingerprint; an upgrade that changes none of
+them keeps it.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from cardlab.games import game_class
 
 _ROOT = Path(__file__).resolve().parents[1]
 _SHARED = ("core", "agents", "sim/match.py")
+_SHARED_COMPILED = _ROOT / "fast"
 _SUFFIXES = (".py", ".json", ".toml")
 
 
@@ -33,7 +35,8 @@ def _code_digest(game: str, kernel: bool) -> str:
     package = Path(module.__file__ or "").resolve().parent  # the game's own package, wherever it lives
     compiled = package / "fast"  # the game's compiled engines decide only the games they play
     digest = hashlib.sha256()
-    for path in [_ROOT / part for part in _SHARED] + [package]:
+    shared = [_ROOT / part for part in _SHARED] + ([_SHARED_COMPILED] if kernel else [])
+    for path in [*shared, package]:
         files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.suffix in _SUFFIXES)
         files = [file for file in files if kernel or not file.is_relative_to(compiled)]
         for file in files:
