@@ -7,7 +7,7 @@ from the operating system. `--cold` points NUMBA_CACHE_DIR at an empty folder, s
 fresh clone. One run per game (a table takes tens of minutes); the issue's target is 30 minutes on two cores.
 Each game's latest row (with its date and machine) is kept in `benchmarks/results/tcg-tables.json`, so measuring
 one game leaves the other's figure in the section.
-Run: `python benchmarks/bench_tcg_tables.py [GAME ...] --games 300 --cold` (default dreadnought).
+Run: `python benchmarks/bench_tcg_tables.py [GAME ...] --games 300 --cold [--keep DIR]` (default dreadnought).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import subprocess
 import tempfile
 import time
@@ -30,8 +31,10 @@ PLAYED = re.compile(r"played (\d+) games in ([\d.]+) s")
 ROWS = Path(__file__).resolve().parent / "results" / "tcg-tables.json"
 
 
-def table_run(game: str, games: int, cold: bool) -> dict:
-    """One `cardlab balance` run of `game`'s default table on a fresh database; its printed and measured times."""
+def table_run(game: str, games: int, cold: bool, keep: Path | None = None) -> dict:
+    """One `cardlab balance` run of `game`'s default table on a fresh database; its printed and measured times.
+    With `keep`, the table's files (table.csv, summary.json, ...) are copied to `keep/GAME`: a measured run is
+    also a table a study can read (benchmarks/compare_tables.py)."""
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, **({"NUMBA_CACHE_DIR": str(Path(folder, "numba"))} if cold else {})}
         arguments = ["balance", game, "--engine", "cpu", "--games", str(games)]
@@ -41,6 +44,8 @@ def table_run(game: str, games: int, cold: bool) -> dict:
         done = subprocess.run([CARDLAB, *arguments, *paths], env=env, capture_output=True, text=True)
         wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if keep is not None and done.returncode == 0:
+            shutil.copytree(Path(folder, "table"), keep / game, dirs_exist_ok=True)
     command = " ".join(["cardlab", *arguments])
     if done.returncode != 0:
         raise SystemExit(f"{command} failed ({done.returncode}):\n{done.stderr[-2000:]}")
@@ -90,10 +95,11 @@ def main() -> None:
     parser.add_argument("games_of", nargs="*", default=["dreadnought"], metavar="GAME")
     parser.add_argument("--games", type=int, default=300, help="games per cell and seat")
     parser.add_argument("--cold", action="store_true", help="compile the search as on a fresh clone")
+    parser.add_argument("--keep", type=Path, help="copy each game's table files to KEEP/GAME")
     parser.add_argument("--dry-run", action="store_true", help="print the section, write no file")
     args = parser.parse_args()
     rows = json.loads(ROWS.read_text()) if ROWS.exists() else {}
-    rows.update({game: table_run(game, args.games, args.cold) for game in args.games_of})
+    rows.update({game: table_run(game, args.games, args.cold, args.keep) for game in args.games_of})
     body = section(dict(sorted(rows.items())))
     print(body)
     if not args.dry_run:

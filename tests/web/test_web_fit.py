@@ -93,6 +93,21 @@ def _inside(box: dict | None, width: int, height: int) -> bool:
     )
 
 
+BOX = """(selector) => {
+    const node = document.querySelector(selector);
+    const r = node ? node.getBoundingClientRect() : null;
+    return r && r.width && r.height ? { x: r.x, y: r.y, width: r.width, height: r.height } : null;
+}"""
+
+
+def _box(page: Any, selector: str) -> dict | None:
+    """Where a board element is, found and measured in one script run. The live view also arrives over
+    the socket after the first GET and redraws the board: a locator's bounding_box() that finds the element
+    before that redraw and measures it after reads the detached node as None (seen under a loaded CI)."""
+    box: dict | None = page.evaluate(BOX, selector)
+    return box
+
+
 def _popover_text(page: Any) -> str:
     popover = page.locator("#popover")
     popover.wait_for(state="visible", timeout=3000)
@@ -112,16 +127,17 @@ def test_the_board_fits_and_explains_itself(tmp_path: Path, case: str) -> None:
                 page.wait_for_selector('[data-zone="hand"] [data-card]')
                 page.wait_for_selector("#how-to-win:not([hidden])")
                 for zone in ("hand", "opponent-front"):  # on screen as the page opens: no scrolling
-                    box = page.locator(f'[data-zone="{zone}"]').bounding_box()
+                    box = _box(page, f'[data-zone="{zone}"]')
                     assert _inside(box, width, height), (size, zone, box)
                 assert page.evaluate("document.documentElement.scrollWidth") <= width, size  # nothing sideways
                 if size == "phone":  # one column: the board first, the events below it (scrolled to)
-                    board, log = page.locator("#board").bounding_box(), page.locator(".log-panel").bounding_box()
+                    board, log = _box(page, "#board"), _box(page, ".log-panel")
                     assert board is not None and log is not None
                     assert log["y"] >= board["y"] + board["height"] - 1, (board, log)
                     assert log["x"] >= 0 and log["x"] + log["width"] <= width + 1, log
-                how = page.locator("#how-to-win summary")
-                assert words["how_to_win"][:40] in how.inner_text() and _inside(how.bounding_box(), width, height)
+                how = "#how-to-win summary"
+                assert words["how_to_win"][:40] in page.locator(how).inner_text()
+                assert _inside(_box(page, how), width, height), (size, how)
 
                 keyword = page.locator("#board [data-term]:visible").first
                 term = keyword.get_attribute("data-term")

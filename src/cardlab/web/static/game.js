@@ -49,6 +49,8 @@ async function accept(data) {
   }
   const version = Number(data.version);
   if (view && Number.isFinite(version) && Number.isFinite(Number(view.version)) && version < Number(view.version)) return;
+  // The socket's first message repeats the view the page loaded: redrawing it would only close an open explanation.
+  if (view && version === Number(view.version) && JSON.stringify(data) === JSON.stringify(view)) return;
   if (!renderer || rendererGame !== data.game) {
     renderer = await loadRenderer(data.game);
     rendererGame = data.game;
