@@ -37,6 +37,24 @@ def test_the_balance_table_fits_80_columns_with_rates_as_plus_minus() -> None:
     assert "Cells differing from 50%: 1 of 30, marked *" in text
 
 
+def test_long_entrant_names_wrap_whole_in_80_columns_never_cut() -> None:
+    """Dreadnought's entrants (deck/caster pair) make pairings wider than the column: the pairing wraps at its
+    spaces and every entrant is printed whole, as the terminal is often a pipe of 80 columns."""
+    matchups = matchups_for("dreadnought", None)
+    counts = []
+    for a, b in ((a, b) for i, a in enumerate(matchups.entrants) for b in matchups.entrants[i + 1 :]):
+        counts += [CellCount(f"{a}-{b}", 0, a, b, 100, 60, 40, 0), CellCount(f"{a}-{b}", 1, b, a, 100, 50, 50, 0)]
+    console = Console(width=80, record=True, color_system=None)
+    print_balance(summarize(counts, matchups, "heuristic", bootstrap=20), console)
+    text = console.export_text()
+    assert max(len(line) for line in text.splitlines()) <= 80 and "…" not in text
+    rows = text.split("Seat P1:")[0].splitlines()  # the first table: its pairing column read top to bottom
+    column = [line.split("│")[1].strip() for line in rows if line.startswith("│ ")]
+    assert any(cell.endswith(" vs") for cell in column)  # a pairing too wide for the column, wrapped
+    for a, b in ((a, b) for i, a in enumerate(matchups.entrants) for b in matchups.entrants[i + 1 :]):
+        assert f"{a} vs {b}" in " ".join(column), (a, b)
+
+
 def test_plus_minus_is_the_rate_and_the_intervals_half_width() -> None:
     assert plus_minus(393, 1000, [0.363, 0.425]) == "39.3 ±3.1"
     assert plus_minus(0, 0, [0.0, 1.0]) == "-"

@@ -386,7 +386,7 @@ def print_balance(summary: dict[str, Any], console: Any, new: int = 0) -> None:
     table = Table(title=f"{report_title(summary)}\n{n} games per pairing and seat · {games_line(summary, new)}")
     words = seat_words(summary["game"])
     first_word, short = words.heading, words.short
-    table.add_column("pairing", no_wrap=True)
+    table.add_column("pairing")  # wraps at its spaces: a long entrant name stays whole, never cut to "…"
     for column in short:
         table.add_column(column, justify="right", no_wrap=True)
         table.add_column("% ±95%", justify="right", no_wrap=True)
@@ -406,7 +406,7 @@ def print_balance(summary: dict[str, Any], console: Any, new: int = 0) -> None:
     )
     print_names(console, summary["kind"], summary[summary["kind"]], summary.get("entrant_names"))
     chars = Table(title=f"{summary['kind'].capitalize()} (all seats and opponents)")
-    chars.add_column(summary["kind"].removesuffix("s"), no_wrap=True)
+    chars.add_column(summary["kind"].removesuffix("s"))
     for column in ("wins", "% ±95%", "Bradley–Terry", "its 95%"):
         chars.add_column(column, justify="right", no_wrap=True)
     for char, c in summary[summary["kind"]].items():

@@ -10,10 +10,11 @@ from cardlab.core.entrants import deck_matchups
 from cardlab.core.plugin import ConfigOption, Matchups
 from cardlab.games.aterial.cards import PACKAGED_DECKS, Deck, deck_title, load_card_set, packaged_deck
 
-STRONG_AGENT = "ismcts:iterations=50:rollout=heuristic:backend=cpu:depth=10"
+STRONG_AGENT = "ismcts:iterations=50:rollout=heuristic:backend=cpu:depth=10:c=0.15"
 """The default table agent (docs/balance.md, "Aterial under the compiled search"): the compiled search with
-heuristic rollouts cut after 10 actions; it beats the full-rollout search at a fraction of its cost, and its
-table is compared there with the one at four times the iterations."""
+heuristic rollouts cut after 10 actions, which beats the full-rollout search at a fraction of its cost, and a
+small UCB constant, which beats the default c = 0.7 at equal iterations and stops sooner; its table is compared
+there with the ones at twice the iterations and under the heuristic."""
 
 ENTRANTS_OPTION = ConfigOption(
     "entrants",

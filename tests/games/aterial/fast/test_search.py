@@ -284,12 +284,12 @@ def test_the_lab_plays_the_search_in_the_kernel() -> None:
 
 
 def test_the_labs_default_table_agent_is_the_cut_search_played_in_the_kernel() -> None:
-    """`cardlab balance aterial` without --agent plays the search with cut rollouts (docs/balance.md), in the
-    kernel where the fast extra is installed, and it beats the heuristic."""
+    """`cardlab balance aterial` without --agent plays the search with cut rollouts and a small UCB constant
+    (docs/balance.md), in the kernel where the fast extra is installed, and it beats the heuristic."""
     from cardlab.sim.balance import matchups_for
 
     strong = matchups_for("aterial", None).strong_agent
-    assert strong is not None and s.kernel_agent(strong).depth > 0
+    assert strong is not None and s.kernel_agent(strong).depth > 0 and s.kernel_agent(strong).c < 0.7
     check_engine("cpu", "aterial", (strong, strong), warm=False)
     kernels = Aterial.kernels()
     assert kernels is not None
