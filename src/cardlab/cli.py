@@ -419,9 +419,15 @@ def _balance_outputs(summary: dict, games: list, batches: list, new: int, out: P
     print_balance(summary, console, new)
     plot = "heatmap.png, " if heatmap else ""
     csv = "table.csv, results.csv, batches.csv" if batches else "table.csv, results.csv"
-    console.print(f"wrote {out}/{csv}, summary.json, {plot}report.html")
+    _wrote(console, f"wrote {out}/{csv}, summary.json, {plot}report.html")
     if heatmap is None:
         _missing_plot(console, "no heatmap")
+
+
+def _wrote(console: Console, line: str) -> None:
+    """A line naming the files a command wrote or read, printed unbroken and as typed (no markup): a path longer than
+    the terminal is wrapped by the terminal alone, so it is copied whole, and a `[` in a folder name stays."""
+    console.print(line, soft_wrap=True, markup=False, highlight=False)
 
 
 def _missing_plot(console: Console, what: str) -> None:
@@ -614,7 +620,7 @@ def cmd_ladder(args: argparse.Namespace, console: Console) -> int:
         print(json.dumps(summary))
         return 0
     print_ladder(summary, console)
-    console.print(f"wrote {out}/{', '.join(written)} in {summary['seconds']:.1f} s")
+    _wrote(console, f"wrote {out}/{', '.join(written)} in {summary['seconds']:.1f} s")
     if "ladder.png" not in written:
         _missing_plot(console, "no plot")
     return 0
@@ -657,7 +663,7 @@ def cmd_compare(args: argparse.Namespace, console: Console) -> int:
             _interrupted(console, f"every finished game is stored in {db.path}; run the command again to finish")
     written = write_comparison_files(summary, out)
     print_comparison(summary, console)
-    console.print(f"wrote {out}/{', '.join(written)}; stored as comparison {summary['id']} in {db.path}")
+    _wrote(console, f"wrote {out}/{', '.join(written)}; stored as comparison {summary['id']} in {db.path}")
     if "difference.png" not in written:
         _missing_plot(console, "no plot")
     return 0
@@ -713,7 +719,7 @@ def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
             _interrupted(console, f"every finished game is stored in {db.path}; run the command again to finish")
     written = write_sweep_files(sweep, summaries, out)
     print_sweep(sweep, console)
-    console.print(f"wrote {out}/{', '.join(written)}; games stored in {db.path}")
+    _wrote(console, f"wrote {out}/{', '.join(written)}; games stored in {db.path}")
     return 0
 
 
@@ -775,7 +781,7 @@ def cmd_tune(args: argparse.Namespace, console: Console) -> int:
             _interrupted(console, f"every finished game is stored in {db.path}; run the command again to go on")
         written = write_tune_files(tune, db, base, out)
     print_tune(tune, console)
-    console.print(f"wrote {out}/{', '.join(written)}; games stored in {db.path}")
+    _wrote(console, f"wrote {out}/{', '.join(written)}; games stored in {db.path}")
     return 0
 
 
@@ -827,7 +833,7 @@ def cmd_export(args: argparse.Namespace, console: Console) -> int:
         raise CardlabError(f"--db {args.db}: no such database")
     with _open_db(args.db) as db:
         written = export(db, args.game, args.format, Path(args.out), args.agent)
-    console.print(f"wrote {written} rows of {args.game} to {args.out} ({args.format}; schema: docs/export.md)")
+    _wrote(console, f"wrote {written} rows of {args.game} to {args.out} ({args.format}; schema: docs/export.md)")
     return 0
 
 
@@ -846,9 +852,10 @@ def cmd_import(args: argparse.Namespace, console: Console) -> int:
         raise CardlabError(f"--db {args.db}: {exc}") from None
     rows = [len(added) + len(added_batches), len(games) + len(batches)]  # [added, in the file]
     played = [len(added) + sum(b.count for b in added_batches), len(games) + sum(b.count for b in batches)]
-    console.print(
+    _wrote(
+        console,
         f"{args.file}: {rows[0]:,} rows added to {db.path} ({played[0]:,} games), "
-        f"{rows[1] - rows[0]:,} already there ({played[1] - played[0]:,} games)"
+        f"{rows[1] - rows[0]:,} already there ({played[1] - played[0]:,} games)",
     )
     return 0
 

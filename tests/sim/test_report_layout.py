@@ -119,7 +119,7 @@ def test_a_kernel_tables_counts_are_in_table_csv(tmp_path: Path, capsys, monkeyp
     import pytest
 
     pytest.importorskip("numba")
-    monkeypatch.setenv("COLUMNS", "1000")  # the printed paths stay whole on their lines (rich folds long words)
+    monkeypatch.setenv("COLUMNS", "40")  # a narrow terminal: the printed paths still stay whole on their lines
     from cardlab.sim import engines
     from cardlab.sim.engines import KernelGame, KernelRun
 
@@ -134,7 +134,7 @@ def test_a_kernel_tables_counts_are_in_table_csv(tmp_path: Path, capsys, monkeyp
     assert main(["balance", "edelweiss", "--engine", "cpu", "--out", str(tmp_path / "k"), *common]) == 0
     assert main(["balance", "edelweiss", "--engine", "reference", "--rule", "first_draw=no",
                  "--out", str(tmp_path / "r"), *common]) == 0  # fmt: skip
-    assert "table.csv" in capsys.readouterr().out
+    assert f"wrote {tmp_path / 'r'}/table.csv, results.csv" in capsys.readouterr().out  # the path unbroken
     kernel = list(csv.DictReader((tmp_path / "k" / "table.csv").open()))
     assert len((tmp_path / "k" / "results.csv").read_text().splitlines()) == 1  # the header only
     assert len(kernel) == 30 and all(row["games"] == "6" for row in kernel)

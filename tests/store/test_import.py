@@ -126,7 +126,7 @@ def _report(db: Path, out: Path, capsys: pytest.CaptureFixture[str]) -> tuple[st
 def test_an_imported_table_is_the_exported_one(played: Path, tmp_path: Path, capsys, monkeypatch, fmt: str) -> None:
     if fmt == "parquet":
         pytest.importorskip("pyarrow")
-    monkeypatch.setenv("COLUMNS", "1000")  # a long temporary path stays whole on its line (rich folds long words)
+    monkeypatch.setenv("COLUMNS", "40")  # a narrow terminal: a long temporary path still stays whole on its line
     path, b = tmp_path / f"table.{fmt}", tmp_path / "b.sqlite"
     assert main(["export", "edelweiss", "--db", str(played), "--format", fmt, "--out", str(path)]) == 0
     assert main(["import", "edelweiss", str(path), "--db", str(b)]) == 0
