@@ -512,7 +512,7 @@ def cmd_balance(args: argparse.Namespace, console: Console) -> int:
             _interrupted(console, f"every finished game is stored in {db.path}{count}; run the command again to finish")
         elapsed = time.perf_counter() - start
         console.print(
-            f"played {played.games} games in {elapsed:.1f} s ({played.games / elapsed:,.0f} games/s, "
+            f"played {played.games} games in {elapsed:.1f} s ({_games_per_second(played.games / elapsed)}, "
             f"{engine} engine); database {db.path}"
         )
         _table_outputs(db, matchups, agent, args.pool, played.games, out, console)
