@@ -9,7 +9,17 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+"""Debian's Chromium, which the browser tests drive through Playwright."""
+NEEDS_CHROMIUM = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="Debian's Chromium is not installed (/usr/bin/chromium; apt-get install chromium)"
+)
+"""The mark of a browser test (a module's `pytestmark`, or one test's)."""
 
 EDELWEISS_SKILLS = {"deck": "skills", "standard": "accel2", "characters": {"P1": "GARU", "P2": "EAGLE"}}
 ATERIAL = {"decks": {"P1": "D1", "P2": "D2"}, "leaders": {"P1": None, "P2": None}, "first": None, "cards": None}

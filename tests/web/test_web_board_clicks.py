@@ -19,16 +19,13 @@ import httpx
 import pytest
 
 from cardlab.web.app import create_app
-from tests.web.helpers import act, changed_stats, create, get_view, serve
+from tests.web.helpers import CHROMIUM, NEEDS_CHROMIUM, act, changed_stats, create, get_view, serve
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
-CHROMIUM = Path("/usr/bin/chromium")
 VIEWPORT = {"width": 1280, "height": 900}
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="Debian's Chromium is not installed (/usr/bin/chromium; apt-get install chromium)"
-)
+pytestmark = NEEDS_CHROMIUM
 
 
 def _advance(

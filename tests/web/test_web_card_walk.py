@@ -23,9 +23,8 @@ from cardlab.core.cardwords import ENGINE_NOTATION
 from cardlab.core.game import Game
 from cardlab.games import REGISTRY, game_class, game_names
 from cardlab.web.app import create_app
-from tests.web.helpers import create, serve
+from tests.web.helpers import CHROMIUM, NEEDS_CHROMIUM, create, serve
 
-CHROMIUM = Path("/usr/bin/chromium")
 TYPED = re.compile(r"<code>\s*[A-Z][A-Z_]*\b[^<]*</code>")
 """An action as the terminal types it (`ACTIVATE B0 tap_snipe`): the one place its spelling is the point."""
 
@@ -114,7 +113,7 @@ def test_the_rules_page_reads_as_words(client: Any, name: str) -> None:
             assert not ENGINE_NOTATION.search(text), (card["id"], text)
 
 
-@pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (/usr/bin/chromium)")
+@NEEDS_CHROMIUM
 def test_every_card_face_and_popover_in_the_browser_reads_as_words(tmp_path: Path) -> None:
     """common.js lays out each card as the boards' faces and the popover do; none of it is notation."""
     sync_api = pytest.importorskip("playwright.sync_api")

@@ -12,18 +12,15 @@ import pytest
 
 from cardlab.games import game_class
 from cardlab.web.app import create_app
-from tests.web.helpers import first_mover, serve
+from tests.web.helpers import CHROMIUM, NEEDS_CHROMIUM, first_mover, serve
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
-CHROMIUM = Path("/usr/bin/chromium")
 STATIC = Path(__file__).resolve().parents[2] / "src" / "cardlab" / "web" / "static"
 GAME_TIMEOUT = 60.0
 SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="Debian's Chromium is not installed (/usr/bin/chromium; apt-get install chromium)"
-)
+pytestmark = NEEDS_CHROMIUM
 
 
 def test_front_end_files_exist() -> None:

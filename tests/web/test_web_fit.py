@@ -22,11 +22,20 @@ import pytest
 
 from cardlab.core.cardwords import ENGINE_NOTATION
 from cardlab.web.app import create_app
-from tests.web.helpers import ATERIAL, EDELWEISS_SKILLS, act, changed_stats, create, get_view, serve
+from tests.web.helpers import (
+    ATERIAL,
+    CHROMIUM,
+    EDELWEISS_SKILLS,
+    NEEDS_CHROMIUM,
+    act,
+    changed_stats,
+    create,
+    get_view,
+    serve,
+)
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
-CHROMIUM = Path("/usr/bin/chromium")
 SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
 DREADNOUGHT = {"decks": {"P1": "ember_spark", "P2": "tide_grove"}, "casters": {"P1": None, "P2": None}, "cards": None}
 # case -> (game, config, seed, the turn to reach): positions with a full board and a hand, and Aterial's
@@ -43,9 +52,7 @@ PREFERRED = (
 )
 ENDS_THE_TURN = ("END_ATTACK", "END_ACTION", "END_TURN", "DONE", "PASS")
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="Debian's Chromium is not installed (/usr/bin/chromium; apt-get install chromium)"
-)
+pytestmark = NEEDS_CHROMIUM
 
 
 def _advance(client: httpx.Client, game_id: str, token: str, turn: int) -> dict:

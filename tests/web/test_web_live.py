@@ -12,15 +12,12 @@ import httpx
 import pytest
 
 from cardlab.web.app import create_app
-from tests.web.helpers import EDELWEISS_SKILLS, create, first_mover, serve
+from tests.web.helpers import CHROMIUM, EDELWEISS_SKILLS, NEEDS_CHROMIUM, create, first_mover, serve
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
-CHROMIUM = Path("/usr/bin/chromium")
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="Debian's Chromium is not installed (/usr/bin/chromium; apt-get install chromium)"
-)
+pytestmark = NEEDS_CHROMIUM
 
 
 def test_the_sockets_repeat_of_the_loaded_view_leaves_the_board_and_its_explanation(tmp_path: Path) -> None:

@@ -22,11 +22,21 @@ import pytest
 
 from cardlab.core.cardwords import ENGINE_NOTATION
 from cardlab.web.app import create_app
-from tests.web.helpers import ATERIAL, EDELWEISS_SKILLS, SEATS, act, create, get_view, serve, to_move
+from tests.web.helpers import (
+    ATERIAL,
+    CHROMIUM,
+    EDELWEISS_SKILLS,
+    NEEDS_CHROMIUM,
+    SEATS,
+    act,
+    create,
+    get_view,
+    serve,
+    to_move,
+)
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
-CHROMIUM = Path("/usr/bin/chromium")
 DREADNOUGHT = {"decks": {"P1": "ember_spark", "P2": "tide_grove"}, "casters": {"P1": None, "P2": None}, "cards": None}
 GAMES = {
     "aterial": {**ATERIAL, "first": "P1"},
@@ -52,9 +62,7 @@ RAW_ACTION = re.compile(
 )
 """Action text a player should never have to read on a button."""
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="Debian's Chromium is not installed (/usr/bin/chromium; apt-get install chromium)"
-)
+pytestmark = NEEDS_CHROMIUM
 
 
 def raw_text(text: str, action: str | None = None) -> str | None:

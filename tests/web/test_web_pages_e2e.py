@@ -12,15 +12,12 @@ import pytest
 
 from cardlab.games import game_class
 from cardlab.web.app import create_app
-from tests.web.helpers import create, play_humans, serve
+from tests.web.helpers import CHROMIUM, NEEDS_CHROMIUM, create, play_humans, serve
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
-CHROMIUM = Path("/usr/bin/chromium")
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="Debian's Chromium is not installed (/usr/bin/chromium; apt-get install chromium)"
-)
+pytestmark = NEEDS_CHROMIUM
 
 
 def test_rules_lobby_and_replay_pages(tmp_path: Path) -> None:
