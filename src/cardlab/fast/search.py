@@ -8,6 +8,7 @@ that keeps numba's cache from replaying machine code compiled against older rule
 from __future__ import annotations
 
 import hashlib
+import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
@@ -23,8 +24,12 @@ from numba.core import cgutils
 from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
 
+from cardlab.core.sources import imported_sources
 from cardlab.core.specs import AgentSpecError, split_spec
 from cardlab.fast.rng import below
+
+_CARDLAB = Path(__file__).resolve().parents[1]
+"""cardlab's folder: the imports of a compiled module that `flush_stale_cache` follows lie in it."""
 
 
 @intrinsic
@@ -405,31 +410,56 @@ def agent_batch(winner: np.ndarray, reason: np.ndarray, turns: np.ndarray, decis
     return AgentBatch(winner, reason, turns, decisions, seat_decisions, (spent[0] / per_ms, spent[1] / per_ms))
 
 
-def flush_stale_cache(module: ModuleType, inlined: Sequence[ModuleType]) -> None:
-    """Flush `module`'s numba cache when the source of what it inlines has changed since it was compiled.
+def flush_stale_cache(module: ModuleType) -> None:
+    """Flush `module`'s numba cache when a source it is built from has changed since it was compiled.
 
-    numba keys a cached function on its own file only, but a search inlines its game's rules, and every
-    kernel the modules of `cardlab.fast`: machine code cached before those files changed would play the
-    old rules. A stamp beside the cache names the digest it was compiled against; another digest flushes
-    every cached function of `module`, compiled again on first use."""
+    numba keys a cached function on its own file only, but freezes the globals it reads as constants (a
+    table offset from `tables`, a window id from the reference `state`) and compiles its callees into it
+    (the rules of `cpu`, the pieces of `cardlab.fast`): machine code cached before those files changed
+    would play the old rules. The files are those the module imports when it loads, found by
+    `core.sources.imported_sources` (as the stored games' fingerprint counts them), never a list kept by
+    hand. A stamp beside the cache names the digest of their contents it was compiled against; another
+    digest flushes every cached function of `module`, compiled again on first use. The stamp also lists
+    the files with their times and sizes: while none has changed (numba's own test for a function's file),
+    nothing is read or parsed again."""
     own = [value for value in vars(module).values()
            if isinstance(value, CPUDispatcher) and value.py_func.__module__ == module.__name__]  # fmt: skip
     if not own or own[0]._cache is None:
         return
-    shared = sorted(Path(__file__).parent.glob("*.py"))  # this package: its pieces are inlined everywhere
-    files = [*(Path(str(source.__file__)) for source in inlined), *shared]
-    sources = b"".join(path.read_bytes() for path in files)
-    digest = hashlib.sha256(sources).hexdigest()[:16]
     folder = Path(own[0]._cache.cache_path)
     stem = Path(str(module.__file__)).stem
-    stamp = folder / f"{stem}.rules-{digest}"
-    if stamp.exists():
+    stamps = list(folder.glob(f"{stem}.rules-*"))
+    if len(stamps) == 1 and _unchanged(stamps[0]):
         return
-    for dispatcher in own:
-        dispatcher._cache.flush()
+    files = imported_sources(Path(str(module.__file__)), _CARDLAB)
+    digest = hashlib.sha256(b"".join(path.name.encode() + b"\0" + path.read_bytes() for path in files))
+    stamp = folder / f"{stem}.rules-{digest.hexdigest()[:16]}"
+    if not stamp.exists():
+        for dispatcher in own:
+            dispatcher._cache.flush()
     try:
-        for old in folder.glob(f"{stem}.rules-*"):
-            old.unlink()
-        stamp.touch()
+        for old in stamps:
+            if old != stamp:
+                old.unlink()
+        stamp.write_text("".join(f"{_version(path)} {path}\n" for path in files), encoding="utf-8")
     except OSError:  # a read-only cache: flushed again next time, never stale
         pass
+
+
+def _version(path: Path) -> str:
+    stat = path.stat()
+    return f"{stat.st_mtime_ns} {stat.st_size}"
+
+
+def _unchanged(stamp: Path) -> bool:
+    """Whether every file a stamp lists still has the time and size it had when the stamp was written."""
+    try:
+        lines = stamp.read_text(encoding="utf-8").splitlines()
+        return bool(lines) and all(
+            _version(Path(path)) == f"{mtime} {size}" for mtime, size, path in (line.split(" ", 2) for line in lines)
+        )
+    except (OSError, ValueError):  # gone, unreadable, or not a list: read the sources again
+        return False
+
+
+flush_stale_cache(sys.modules[__name__])  # `redeal` compiles in `cardlab.fast.rng`

@@ -336,7 +336,8 @@ def test_kernel_games_with_search_seats_play_the_rules() -> None:
 
 def test_the_search_cache_is_flushed_when_the_rules_source_changes(monkeypatch) -> None:
     """numba keys a cache on the function's own file; the search inlines `cpu`'s rules, so a cache
-    compiled against other rules (a stamp of another digest) is flushed, and a matching stamp keeps it."""
+    compiled against other rules (a stamp of another digest) is flushed, and a matching stamp keeps it.
+    (tests/fast/test_stale_cache.py changes a source for real.)"""
     from numba.core.registry import CPUDispatcher
 
     import cardlab.games.edelweiss.fast.search as search
@@ -350,10 +351,10 @@ def test_the_search_cache_is_flushed_when_the_rules_source_changes(monkeypatch) 
     for stamp in folder.glob("search.rules-*"):
         stamp.unlink()
     (folder / "search.rules-0000000000000000").touch()  # compiled against other rules
-    flush_stale_cache(search, search.RULES)
+    flush_stale_cache(search)
     assert sorted(flushed) == sorted(d.__name__ for d in own) and len(own) >= 5
     stamps = list(folder.glob("search.rules-*"))
     assert len(stamps) == 1 and stamps[0].name != "search.rules-0000000000000000"
     flushed.clear()
-    flush_stale_cache(search, search.RULES)  # the same rules: the cache is kept
+    flush_stale_cache(search)  # the same rules: the cache is kept
     assert flushed == []

@@ -569,156 +569,231 @@ def _activate(row: Row, tab: Row, inst: int, key: int) -> None:
 
 
 @njit(cache=True)
-def _do(row: Row, tab: Row, action: int, rng: npt.NDArray[np.uint64]) -> None:
-    """One legal action at the current window (`AterialState._do`)."""
-    window = row[WINDOW]
+def _on_mulligan(row: Row, tab: Row, action: int, rng: npt.NDArray[np.uint64]) -> None:
+    """A6.4: redraw 5, then shuffle the old 5 into the deck (rule mulligan=shuffle_first: shuffle first, then
+    draw); the first player decides first."""
+    p = row[CHOOSER]
+    if action == A_MULLIGAN:
+        n = row[NHAND + p]
+        row[SCRATCH : SCRATCH + n] = row[HAND + 64 * p : HAND + 64 * p + n]
+        row[NHAND + p] = 0
+        if tab[R_SHUFFLE_FIRST]:
+            for i in range(n):
+                _push(row, DECK + 64 * p, NDECK + p, row[SCRATCH + i])
+            _shuffle(row, DECK + 64 * p, row[NDECK + p], rng)
+            _draw(row, p, OPENING_HAND)
+        else:
+            _draw(row, p, OPENING_HAND)
+            for i in range(n):
+                _push(row, DECK + 64 * p, NDECK + p, row[SCRATCH + i])
+            _shuffle(row, DECK + 64 * p, row[NDECK + p], rng)
+    if p == row[FIRST]:
+        row[CHOOSER] = 1 - p
+    else:
+        row[TURN] = 0
+        row[ACTIVE] = row[FIRST]
+        _start_turn(row, tab)
+
+
+@njit(cache=True)
+def _on_move(row: Row, action: int) -> None:
+    """A10.2: a unit to move, or the end of the move phase."""
+    if action == A_END_MOVE:
+        row[WINDOW] = W_ACTION
+    else:
+        row[SELECTED] = action - A_MOVE
+        row[WINDOW] = W_MOVE_TO
+
+
+@njit(cache=True)
+def _on_move_to(row: Row, tab: Row, action: int) -> None:
+    """A10.3: the leader may step onto a friendly subordinate, which is retired first."""
     me = row[ACTIVE]
-    if window == W_MULLIGAN:  # A6.4 (rule mulligan)
-        p = row[CHOOSER]
-        if action == A_MULLIGAN:
-            n = row[NHAND + p]
-            row[SCRATCH : SCRATCH + n] = row[HAND + 64 * p : HAND + 64 * p + n]
-            row[NHAND + p] = 0
-            if tab[R_SHUFFLE_FIRST]:
-                for i in range(n):
-                    _push(row, DECK + 64 * p, NDECK + p, row[SCRATCH + i])
-                _shuffle(row, DECK + 64 * p, row[NDECK + p], rng)
-                _draw(row, p, OPENING_HAND)
-            else:
-                _draw(row, p, OPENING_HAND)
-                for i in range(n):
-                    _push(row, DECK + 64 * p, NDECK + p, row[SCRATCH + i])
-                _shuffle(row, DECK + 64 * p, row[NDECK + p], rng)
-        if p == row[FIRST]:
-            row[CHOOSER] = 1 - p
-        else:
-            row[TURN] = 0
-            row[ACTIVE] = row[FIRST]
-            _start_turn(row, tab)
-    elif window == W_MOVE:
-        if action == A_END_MOVE:
-            row[WINDOW] = W_ACTION
-        else:
-            row[SELECTED] = action - A_MOVE
-            row[WINDOW] = W_MOVE_TO
-    elif window == W_MOVE_TO:  # A10.3: the leader may step onto a friendly subordinate, retired first
-        destination = action - A_TO
-        source = row[SELECTED]
-        inst = row[FIELD + 6 * me + source]
-        occupant = row[FIELD + 6 * me + destination]
-        if occupant != EMPTY:
-            _leave_field(row, tab, occupant)
-            _push(row, DISC + 64 * me, NDISC + me, occupant)
-        row[FIELD + 6 * me + source] = EMPTY
-        row[FIELD + 6 * me + destination] = inst
-        row[SQ + inst] = destination
-        row[MOVES + inst] += 1
-        row[WINDOW] = W_ACTION if tab[R_ACTION_MOVES] else W_MOVE
-    elif window == W_ACTION:
-        if action == A_END_ACTION:
-            row[WINDOW] = W_ATTACK
-        elif action < A_TO:  # MOVE in the action phase (rule deployed_move)
-            row[SELECTED] = action - A_MOVE
-            row[WINDOW] = W_MOVE_TO
-        elif action < tab[B_DEPLOY]:  # ACTIVATE square key
-            offset = action - A_ACTIVATE
-            _activate(row, tab, row[FIELD + 6 * me + offset // 3], ACTIVATED[offset % 3])
-        elif action < tab[B_HAND]:  # DEPLOY card: its lowest instance in hand
-            card = action - tab[B_DEPLOY]
-            best = -1
-            for i in range(row[NHAND + me]):
-                inst = row[HAND + 64 * me + i]
-                if _inst(tab, inst, I_CARD) == card and (best < 0 or inst < best):
-                    best = inst
-            row[SELECTED] = best
-            row[WINDOW] = W_DEPLOY_TO
-        else:  # HAND card key (A16.5): the card is discarded as the cost
-            offset = action - tab[B_HAND]
-            inst = _take_from_hand(row, tab, me, offset // 2)
-            _push(row, DISC + 64 * me, NDISC + me, inst)
-            if offset % 2 == 1:  # A17.21 hand_cycle
-                _draw(row, me, 1)
-                if not _state_check(row, tab):
-                    row[WINDOW] = W_ACTION
-            else:  # A17.20 hand_rally: a friendly unit next
-                row[SKEY] = K_HAND_RALLY
-                row[PENDING] = _inst(tab, inst, I_HAND_RALLY)
-                row[WINDOW] = W_ABILITY_TARGET
-    elif window == W_DEPLOY_TO:  # A11.4, then deploy triggers
-        square = action - A_TO
-        inst = row[SELECTED]
-        for i in range(row[NHAND + me]):
-            if row[HAND + 64 * me + i] == inst:
-                _remove_at(row, HAND + 64 * me, NHAND + me, i)
-                break
-        row[FIELD + 6 * me + square] = inst
-        row[SQ + inst] = square
-        for k in range(_inst(tab, inst, I_N_ABILITIES)):
-            key = _ab(tab, inst, k, AB_KEY)
-            if key in (K_DEPLOY_DRAW, K_DEPLOY_STRIKE, K_DEPLOY_HEAL):
-                _push_trigger(row, me, key, _ab(tab, inst, k, AB_AMOUNT), inst)
+    destination = action - A_TO
+    source = row[SELECTED]
+    inst = row[FIELD + 6 * me + source]
+    occupant = row[FIELD + 6 * me + destination]
+    if occupant != EMPTY:
+        _leave_field(row, tab, occupant)
+        _push(row, DISC + 64 * me, NDISC + me, occupant)
+    row[FIELD + 6 * me + source] = EMPTY
+    row[FIELD + 6 * me + destination] = inst
+    row[SQ + inst] = destination
+    row[MOVES + inst] += 1
+    row[WINDOW] = W_ACTION if tab[R_ACTION_MOVES] else W_MOVE
+
+
+@njit(cache=True)
+def _hand_key(row: Row, tab: Row, offset: int) -> None:
+    """A16.5: a HAND card key, the card discarded as the cost: hand_cycle draws (A17.21), hand_rally picks a
+    friendly unit next (A17.20)."""
+    me = row[ACTIVE]
+    inst = _take_from_hand(row, tab, me, offset // 2)
+    _push(row, DISC + 64 * me, NDISC + me, inst)
+    if offset % 2 == 1:
+        _draw(row, me, 1)
         if not _state_check(row, tab):
-            _resolve_triggers(row, tab, W_ACTION)
-    elif window in (W_ABILITY_TARGET, W_TRIGGER_TARGET):
-        key = row[SKEY]
-        seat = me if key == K_HAND_RALLY else 1 - me
-        target = row[FIELD + 6 * seat + action - A_TARGET - 6 * seat]
-        if key == K_HAND_RALLY:
-            row[TEMP + target] += row[PENDING]
-        else:  # tap_snipe, deploy_strike
-            _deal_damage(row, tab, target, row[PENDING])
-        resume = window == W_TRIGGER_TARGET
-        if resume:
-            _remove_at(row, TRIG, NTRIG, 0)
-        row[SKEY] = -1
-        row[PENDING] = 0
-        if _state_check(row, tab):
-            return
-        if resume or row[NTRIG] > 0:
-            _resolve_triggers(row, tab, W_ACTION)
-        else:
             row[WINDOW] = W_ACTION
-    elif window == W_ATTACK:
-        if action == A_END_ATTACK:
-            _end_turn(row, tab)
-        else:
-            row[SELECTED] = action - A_ATTACK
-            row[WINDOW] = W_ATTACK_TARGET
-    elif window == W_ATTACK_TARGET:  # A12.4 step 5a, then a block window if one is possible (A12.5)
-        enemy = 1 - me
-        square = action - A_TARGET - 6 * enemy
-        facing = _engaged_row(row, enemy) * 3 + row[SELECTED] % 3
-        attacker = row[FIELD + 6 * me + row[SELECTED]]
-        row[ATTACKER] = attacker
-        row[TARGET] = row[FIELD + 6 * enemy + square]
-        row[SIDE] = 1 if square != facing else 0
-        row[READY + attacker] = 0
-        blocker = row[FIELD + 6 * enemy + facing]
-        if (
-            row[SIDE]
-            and not _has(tab, attacker, K_EVASIVE)
-            and blocker != EMPTY
-            and blocker != row[LEADER + enemy]
-            and (row[READY + blocker] or not tab[R_BLOCKER_READY])
-        ):
-            row[WINDOW] = W_BLOCK
-        else:
-            _combat(row, tab)
-    elif window == W_BLOCK:  # A12.5 (rules blocker_state, blocked_attack)
-        if action == A_BLOCK:
-            enemy = 1 - me
-            target = row[FIELD + 6 * enemy + _engaged_row(row, enemy) * 3 + row[SQ + row[ATTACKER]] % 3]
-            row[TARGET] = target
-            row[SIDE] = tab[R_BLOCKED_SIDE]
-            if tab[R_BLOCKER_READY]:
-                row[READY + target] = 0
+    else:
+        row[SKEY] = K_HAND_RALLY
+        row[PENDING] = _inst(tab, inst, I_HAND_RALLY)
+        row[WINDOW] = W_ABILITY_TARGET
+
+
+@njit(cache=True)
+def _on_action(row: Row, tab: Row, action: int) -> None:
+    """A11: end the action phase, move (rule deployed_move), ACTIVATE a square's ability (A16.4), DEPLOY a card
+    (its lowest instance in hand, then a square) or a HAND card key (A16.5)."""
+    me = row[ACTIVE]
+    if action == A_END_ACTION:
+        row[WINDOW] = W_ATTACK
+    elif action < A_TO:
+        row[SELECTED] = action - A_MOVE
+        row[WINDOW] = W_MOVE_TO
+    elif action < tab[B_DEPLOY]:
+        offset = action - A_ACTIVATE
+        _activate(row, tab, row[FIELD + 6 * me + offset // 3], ACTIVATED[offset % 3])
+    elif action < tab[B_HAND]:
+        card = action - tab[B_DEPLOY]
+        best = -1
+        for i in range(row[NHAND + me]):
+            inst = row[HAND + 64 * me + i]
+            if _inst(tab, inst, I_CARD) == card and (best < 0 or inst < best):
+                best = inst
+        row[SELECTED] = best
+        row[WINDOW] = W_DEPLOY_TO
+    else:
+        _hand_key(row, tab, action - tab[B_HAND])
+
+
+@njit(cache=True)
+def _on_deploy_to(row: Row, tab: Row, action: int) -> None:
+    """A11.4: enters ready with no damage; then its deploy triggers resolve."""
+    me = row[ACTIVE]
+    square = action - A_TO
+    inst = row[SELECTED]
+    for i in range(row[NHAND + me]):
+        if row[HAND + 64 * me + i] == inst:
+            _remove_at(row, HAND + 64 * me, NHAND + me, i)
+            break
+    row[FIELD + 6 * me + square] = inst
+    row[SQ + inst] = square
+    for k in range(_inst(tab, inst, I_N_ABILITIES)):
+        key = _ab(tab, inst, k, AB_KEY)
+        if key in (K_DEPLOY_DRAW, K_DEPLOY_STRIKE, K_DEPLOY_HEAL):
+            _push_trigger(row, me, key, _ab(tab, inst, k, AB_AMOUNT), inst)
+    if not _state_check(row, tab):
+        _resolve_triggers(row, tab, W_ACTION)
+
+
+@njit(cache=True)
+def _on_target(row: Row, tab: Row, action: int) -> None:
+    """The target of tap_snipe, hand_rally (ability window) or deploy_strike (trigger window)."""
+    me = row[ACTIVE]
+    window = row[WINDOW]
+    key = row[SKEY]
+    seat = me if key == K_HAND_RALLY else 1 - me
+    target = row[FIELD + 6 * seat + action - A_TARGET - 6 * seat]
+    if key == K_HAND_RALLY:
+        row[TEMP + target] += row[PENDING]
+    else:  # tap_snipe, deploy_strike
+        _deal_damage(row, tab, target, row[PENDING])
+    resume = window == W_TRIGGER_TARGET
+    if resume:
+        _remove_at(row, TRIG, NTRIG, 0)
+    row[SKEY] = -1
+    row[PENDING] = 0
+    if _state_check(row, tab):
+        return
+    if resume or row[NTRIG] > 0:
+        _resolve_triggers(row, tab, W_ACTION)
+    else:
+        row[WINDOW] = W_ACTION
+
+
+@njit(cache=True)
+def _on_attack(row: Row, tab: Row, action: int) -> None:
+    """A12.4: an attacker, or the end of the attack phase (and of the turn)."""
+    if action == A_END_ATTACK:
+        _end_turn(row, tab)
+    else:
+        row[SELECTED] = action - A_ATTACK
+        row[WINDOW] = W_ATTACK_TARGET
+
+
+@njit(cache=True)
+def _on_attack_target(row: Row, tab: Row, action: int) -> None:
+    """A12.4 step 5a: the attacker becomes acted; then a block window if one is possible (A12.5)."""
+    me = row[ACTIVE]
+    enemy = 1 - me
+    square = action - A_TARGET - 6 * enemy
+    facing = _engaged_row(row, enemy) * 3 + row[SELECTED] % 3
+    attacker = row[FIELD + 6 * me + row[SELECTED]]
+    row[ATTACKER] = attacker
+    row[TARGET] = row[FIELD + 6 * enemy + square]
+    row[SIDE] = 1 if square != facing else 0
+    row[READY + attacker] = 0
+    blocker = row[FIELD + 6 * enemy + facing]
+    if (
+        row[SIDE]
+        and not _has(tab, attacker, K_EVASIVE)
+        and blocker != EMPTY
+        and blocker != row[LEADER + enemy]
+        and (row[READY + blocker] or not tab[R_BLOCKER_READY])
+    ):
+        row[WINDOW] = W_BLOCK
+    else:
         _combat(row, tab)
-    elif window == W_DISCARD:  # A13.2 (rule hand_limit)
-        inst = _take_from_hand(row, tab, me, action - tab[B_DISCARD])
-        _push(row, DISC + 64 * me, NDISC + me, inst)
-        limit = tab[R_HAND_LIMIT]
-        if limit < 0 or row[NHAND + me] <= limit:
-            _start_turn(row, tab)
+
+
+@njit(cache=True)
+def _on_block(row: Row, tab: Row, action: int) -> None:
+    """A12.5: a block redirects the attack to the facing subordinate (rules blocker_state, blocked_attack)."""
+    if action == A_BLOCK:
+        enemy = 1 - row[ACTIVE]
+        target = row[FIELD + 6 * enemy + _engaged_row(row, enemy) * 3 + row[SQ + row[ATTACKER]] % 3]
+        row[TARGET] = target
+        row[SIDE] = tab[R_BLOCKED_SIDE]
+        if tab[R_BLOCKER_READY]:
+            row[READY + target] = 0
+    _combat(row, tab)
+
+
+@njit(cache=True)
+def _on_discard(row: Row, tab: Row, action: int) -> None:
+    """A13.2: discard down to the hand limit (rule hand_limit), one card at a time."""
+    me = row[ACTIVE]
+    inst = _take_from_hand(row, tab, me, action - tab[B_DISCARD])
+    _push(row, DISC + 64 * me, NDISC + me, inst)
+    limit = tab[R_HAND_LIMIT]
+    if limit < 0 or row[NHAND + me] <= limit:
+        _start_turn(row, tab)
+
+
+@njit(cache=True)
+def _do(row: Row, tab: Row, action: int, rng: npt.NDArray[np.uint64]) -> None:
+    """One legal action at the current window (`AterialState._do`: its `_HANDLERS[window]`)."""
+    window = row[WINDOW]
+    if window == W_MULLIGAN:
+        _on_mulligan(row, tab, action, rng)
+    elif window == W_MOVE:
+        _on_move(row, action)
+    elif window == W_MOVE_TO:
+        _on_move_to(row, tab, action)
+    elif window == W_ACTION:
+        _on_action(row, tab, action)
+    elif window == W_DEPLOY_TO:
+        _on_deploy_to(row, tab, action)
+    elif window in (W_ABILITY_TARGET, W_TRIGGER_TARGET):
+        _on_target(row, tab, action)
+    elif window == W_ATTACK:
+        _on_attack(row, tab, action)
+    elif window == W_ATTACK_TARGET:
+        _on_attack_target(row, tab, action)
+    elif window == W_BLOCK:
+        _on_block(row, tab, action)
+    elif window == W_DISCARD:
+        _on_discard(row, tab, action)
 
 
 # -- legal actions -------------------------------------------------------------------------------
@@ -1084,4 +1159,4 @@ def sync_mulligan(row: Row, player: int, deck: list[int], hand: list[int], shuff
     return None
 
 
-flush_stale_cache(sys.modules[__name__], ())  # the kernel inlines `cardlab.fast.rng`
+flush_stale_cache(sys.modules[__name__])  # it compiles in `tables` and `cardlab.fast.rng`

@@ -15,7 +15,6 @@ import numpy as np
 from numba import njit, prange
 
 from cardlab.fast.search import flush_stale_cache
-from cardlab.games.aterial.fast import cpu
 from cardlab.games.aterial.fast.cpu import (
     _BLOCK_GAMES,
     A_ACTIVATE,
@@ -390,4 +389,4 @@ def play_game(
     return play_batch(table, first, *codes, n_games, seed % 2**62, first_game)
 
 
-flush_stale_cache(sys.modules[__name__], (cpu,))  # the policy kernel inlines the rules of `cpu`
+flush_stale_cache(sys.modules[__name__])  # the policy kernel inlines the rules of `cpu`

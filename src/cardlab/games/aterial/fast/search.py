@@ -58,7 +58,7 @@ from cardlab.fast.search import (
     redeal,
     thread_buffers,
 )
-from cardlab.games.aterial.fast import cpu, heuristic
+from cardlab.games.aterial.fast import cpu
 from cardlab.games.aterial.fast.cpu import (
     ACTIVE,
     DECK,
@@ -340,7 +340,4 @@ def play_agents(game: Any, spec_p1: str, spec_p2: str, n_games: int, seed: int, 
     return play_seats(play_batch_agents, (table, first_player), seats, TIME_CAPACITY, n_games, seed, first)
 
 
-RULES = (cpu, heuristic)
-"""The modules the search inlines: a change to their source flushes its numba cache (`flush_stale_cache`)."""
-
-flush_stale_cache(sys.modules[__name__], RULES)
+flush_stale_cache(sys.modules[__name__])  # the search inlines the rules of `cpu` and its heuristic

@@ -15,8 +15,8 @@ Layout of the int64 vector `build_table(game)` returns (offsets below):
 | AB_BASE + (inst * MAX_ABILITIES + k) * ACOLS + col | its k-th ability in file order (`AB_*`): key, amount, race... |
 | CARD_BASE + card * CCOLS + col | per card of the set, in file order (`C_*`): what the action window reads |
 
-numba caches a compiled function by its own source file only: after changing a layout constant here,
-edit (or touch) `cpu.py` and `heuristic.py` so that their cached code is compiled again.
+The kernels compile these constants in; a change here recompiles them (`flush_stale_cache` keys numba's
+cache on every module a kernel imports).
 
 Instances are numbered as the reference deals them (`Aterial.new_state`): P1's leader, P1's deck
 list, P2's leader, P2's deck list. Races become bit indices (a mask per card); `aura` of race `any`

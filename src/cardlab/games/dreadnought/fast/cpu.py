@@ -8,6 +8,12 @@ what is not compiled here (see `tables`), so a designer's card file needs no cod
 `tests/games/dreadnought/fast/test_kernel.py` plays both engines in lock step and compares every legal set,
 the whole position and every result.
 
+It reads like the reference: each automatic frame, decision (its options and its effect) and effect has one
+small helper named as the reference's function (`_f_settle`, `_o_win`, `_a_win`, `_e_damage`), which
+`_auto`, `legal_actions`, `_decide` and `_do_effect` dispatch on the frame's `F_*`/`D_*` or the effect's
+`EF_*` constant (`tests/games/dreadnought/fast/test_kernel_names.py` holds every reference entry to its
+counterpart), and the rule constants are the reference's own (`frames`), frozen in by numba.
+
 Row layout (offsets below; instances, dummy tokens, refs and action ids are the reference's own):
 
 | offset | meaning |
@@ -143,7 +149,6 @@ from cardlab.games.dreadnought.fast.tables import (
     EF_SPEED_SHIFT,
     EF_STATIC_BP,
     EF_STATIC_SHIELD,
-    ENGRAVE,
     FK_BP,
     FK_CLUSTER,
     FK_NAME,
@@ -254,20 +259,24 @@ from cardlab.games.dreadnought.fast.tables import (
     Z_SPEEDZ,
     Table,
 )
+from cardlab.games.dreadnought.frames import (  # the rule constants, the reference's own (numba freezes them)
+    ACTION_TURN_CAP,
+    AREA_UNITS,
+    AREA_WEIGHT,
+    EMPTY,
+    ENCHANT_BP,
+    ENGRAVE,
+    HAND_LIMIT,
+    IDOL_AREA,
+    MAX_ENGRAVES,
+    OPENING_HAND,
+    PHASES,
+    TURN_CAP,
+)
 
 Row = npt.NDArray[np.int64]
 
-EMPTY = -1
-BA1, BA2, IDOL_AREA = 0, 1, 2
-OPENING_HAND = 6  # D4.5
-HAND_LIMIT = 7  # D11.2
-MAX_ENGRAVES = 3  # D16.3
-AREA_UNITS, AREA_WEIGHT = 2, 3  # D8.3
-ENCHANT_BP = 20  # D13.1
-ACTION_TURN_CAP = 200  # D10.3
-TURN_CAP = 100  # D21.3
-PHASES = ("setup", "speed", "draw", "cast", "fast", "action", "end", "over")
-PH_SETUP, PH_SPEED, PH_DRAW, PH_CAST, PH_FAST, PH_ACTION, PH_END, PH_OVER = range(8)
+PH_SETUP, PH_SPEED, PH_DRAW, PH_CAST, PH_FAST, PH_ACTION, PH_END, PH_OVER = range(len(PHASES))
 REASON_NAMES = ("hp", "turn_limit", "concede")
 OVERFLOW = len(REASON_NAMES)
 """The reason of a kernel game stopped because it outgrew the row (`_overflow`): never a result."""
@@ -440,7 +449,7 @@ SCRATCH = STACK + STACK_CAP * FW
 """Working lists, one region per user so that no call overwrites its caller's (no allocation on the hot path)."""
 SCR_AUTO = SCRATCH  # automatic frames: 2 * (7 + PER_PLAYER)
 SCR_TE = SCR_AUTO + 2 * (7 + PER_PLAYER)  # `_targets_exist`: 16
-SCR_EF = SCR_TE + 16  # `_effect_frame`: 2 * 16
+SCR_EF = SCR_TE + 16  # `_f_effect`: 2 * 16
 SCR_ONE = SCR_EF + 32  # `_queue_one`: 1
 SCR_LEG = SCR_ONE + 1  # decisions' options and `_decide`: TRIG_CAP
 SCR_CAST = SCR_LEG + TRIG_CAP  # `_cast_options`: 4
@@ -1463,87 +1472,687 @@ def _trigger_choices(row: Row, tab: Row, player: int, out: Row) -> int:
     return n
 
 
-# -- effects (`frames.EFFECTS`) ------------------------------------------------------------------
+# -- effects (`frames.EFFECTS`): one helper per effect, `(row, tab, frame, eff, obj)` as `(s, play, effect, obj)` --
+
+
+@njit(cache=True)
+def _e_damage(row: Row, tab: Row, frame: Row, eff: int, obj: int) -> None:
+    """D13.2: one instance, less shields, against current BP; damage is never kept."""
+    if max(0, _eff(tab, eff, EF_NUM) - _shields(row, tab, obj)) >= _bp(row, tab, obj):
+        _break(row, tab, obj)
+
+
+@njit(cache=True)
+def _e_enchant(row: Row, tab: Row, frame: Row, eff: int, obj: int) -> None:
+    """D14.2: boosts or weakens, one material at a time."""
+    _push(row, F_MATERIAL, frame[1], obj, _eff(tab, eff, EF_KIND), _eff(tab, eff, EF_NUM))
+
+
+@njit(cache=True)
+def _e_bp_mod(row: Row, tab: Row, frame: Row, eff: int, obj: int) -> None:
+    """D13.1: a BP change, until end of turn (D11.5)."""
+    row[BPMOD + obj] += _eff(tab, eff, EF_NUM)
+
+
+@njit(cache=True)
+def _e_attack_mod(row: Row, tab: Row, frame: Row, eff: int, obj: int) -> None:
+    """D10.7: only while an attack is in progress."""
+    if row[ATT_PLAYER] != EMPTY:
+        row[ATT_MOD] += _eff(tab, eff, EF_NUM)
+
+
+@njit(cache=True)
+def _e_draw(row: Row, tab: Row, frame: Row, eff: int, obj: int) -> None:
+    """One `draw1` frame per card, so an empty deck draws HP (D20.1)."""
+    for _ in range(_eff(tab, eff, EF_NUM)):
+        _push(row, F_DRAW1, frame[1], 0, 0, 0)
+
+
+@njit(cache=True)
+def _e_burst(row: Row, tab: Row, frame: Row, eff: int, obj: int) -> None:
+    """Deck tops to the burst area; none from an empty deck (D20.2)."""
+    for _ in range(_eff(tab, eff, EF_NUM)):
+        _deck_to_burst(row, frame[1])
+
+
+@njit(cache=True)
+def _e_engrave(row: Row, tab: Row, frame: Row, eff: int, obj: int) -> None:
+    """D16.1: engraves, one material at a time."""
+    _push(row, F_MATERIAL, frame[1], EMPTY, ENGRAVE, _eff(tab, eff, EF_NUM))
+
+
+@njit(cache=True)
+def _e_normalize(row: Row, tab: Row, frame: Row, eff: int, obj: int) -> None:
+    """D0.3."""
+    row[CHK + obj] = 0
+
+
+@njit(cache=True)
+def _e_check(row: Row, tab: Row, frame: Row, eff: int, obj: int) -> None:
+    """D0.3."""
+    row[CHK + obj] = 1
+
+
+@njit(cache=True)
+def _e_break(row: Row, tab: Row, frame: Row, eff: int, obj: int) -> None:
+    """D13.3."""
+    _break(row, tab, obj)
+
+
+@njit(cache=True)
+def _e_bounce(row: Row, tab: Row, frame: Row, eff: int, obj: int) -> None:
+    """D15.2: to the owner's hand (a dummy's real card too; an open unit stays known there)."""
+    owner = _owner(tab, obj)
+    known = not _is_dummy(tab, obj) or row[DKNOWN + obj - tab[N_INST]] == 1
+    card = _leave_field(row, tab, obj)
+    _zpush(row, Z_HAND, owner, card)
+    if known:
+        row[KNOWN + card] += 1
+
+
+@njit(cache=True)
+def _e_move(row: Row, tab: Row, frame: Row, eff: int, obj: int) -> None:
+    """To the owner's other battle area if it fits; a unit in the idol area stays (R-D7)."""
+    area = row[AREA + obj]
+    owner = _owner(tab, obj)
+    if area == IDOL_AREA or not _fits(row, tab, owner, 1 - area, _weight(tab, obj)):
+        return
+    _remove_unit(row, owner, area, obj)
+    _place(row, obj, owner, 1 - area)
+
+
+@njit(cache=True)
+def _e_hp_break(row: Row, tab: Row, frame: Row, eff: int, obj: int) -> None:
+    """D13.4."""
+    _lose_hp(row, tab, obj, _eff(tab, eff, EF_NUM))
+
+
+@njit(cache=True)
+def _e_hp_gain(row: Row, tab: Row, frame: Row, eff: int, obj: int) -> None:
+    """D13.6: top deck cards under the caster, no upper limit; an empty deck gives nothing (D20.2)."""
+    owner = _owner(tab, obj)
+    for _ in range(_eff(tab, eff, EF_NUM)):
+        _deck_to_hp(row, owner, row[AREA + obj])
+
+
+@njit(cache=True)
+def _e_shield(row: Row, tab: Row, frame: Row, eff: int, obj: int) -> None:
+    """D13.2: shields until end of turn."""
+    row[SHIELD + obj] += _eff(tab, eff, EF_NUM)
+
+
+@njit(cache=True)
+def _e_speed_shift(row: Row, tab: Row, frame: Row, eff: int, obj: int) -> None:
+    """D6.2: the player's speed this turn."""
+    row[SHIFT + frame[1]] += _eff(tab, eff, EF_NUM)
+
+
+@njit(cache=True)
+def _e_cost_reduce(row: Row, tab: Row, frame: Row, eff: int, obj: int) -> None:
+    """D18.3: taken off the code being paid (`_f_pay_log`)."""
+    row[COST_RED] += _eff(tab, eff, EF_NUM)
+
+
+@njit(cache=True)
+def _e_attach(row: Row, tab: Row, frame: Row, eff: int, obj: int) -> None:
+    """D14.5: the code becomes an open enchant on its target instead of going to the discard."""
+    p = frame[1]
+    card = frame[P_CARD]
+    if card != EMPTY and _zfind(row, Z_LIMBO, p, card) >= 0:
+        n = row[NATTC + obj]
+        if n >= ATTC_CAP:
+            _overflow(row)
+            return
+        _zremove(row, Z_LIMBO, p, card)
+        row[ATTC + obj * ATTC_CAP + n] = card
+        row[NATTC + obj] = n + 1
+        row[N_ATTACHED] += 1
 
 
 @njit(cache=True)
 def _do_effect(row: Row, tab: Row, frame: Row, eff: int, obj: int) -> None:
-    """D22.2: one effect of the play in `frame` on `obj` (EMPTY for an effect without a target)."""
+    """D22.2: one effect of the play in `frame` on `obj` (EMPTY for an effect without a target): `frames.EFFECTS`."""
     name = _eff(tab, eff, EF_NAME)
-    num = _eff(tab, eff, EF_NUM)
-    p = frame[1]
-    if name == EF_DAMAGE:  # D13.2
-        if max(0, num - _shields(row, tab, obj)) >= _bp(row, tab, obj):
-            _break(row, tab, obj)
+    if name == EF_DAMAGE:
+        _e_damage(row, tab, frame, eff, obj)
     elif name == EF_ENCHANT:
-        _push(row, F_MATERIAL, p, obj, _eff(tab, eff, EF_KIND), num)
+        _e_enchant(row, tab, frame, eff, obj)
     elif name == EF_BP_MOD:
-        row[BPMOD + obj] += num
+        _e_bp_mod(row, tab, frame, eff, obj)
     elif name == EF_ATTACK_MOD:
-        if row[ATT_PLAYER] != EMPTY:
-            row[ATT_MOD] += num
+        _e_attack_mod(row, tab, frame, eff, obj)
     elif name == EF_DRAW:
-        for _ in range(num):
-            _push(row, F_DRAW1, p, 0, 0, 0)
+        _e_draw(row, tab, frame, eff, obj)
     elif name == EF_BURST:
-        for _ in range(num):
-            _deck_to_burst(row, p)
+        _e_burst(row, tab, frame, eff, obj)
     elif name == EF_ENGRAVE:
-        _push(row, F_MATERIAL, p, EMPTY, ENGRAVE, num)
+        _e_engrave(row, tab, frame, eff, obj)
     elif name == EF_NORMALIZE:
-        row[CHK + obj] = 0
+        _e_normalize(row, tab, frame, eff, obj)
     elif name == EF_CHECK:
-        row[CHK + obj] = 1
+        _e_check(row, tab, frame, eff, obj)
     elif name == EF_BREAK:
-        _break(row, tab, obj)
-    elif name == EF_BOUNCE:  # D15.2: to the owner's hand (a dummy's real card too)
-        owner = _owner(tab, obj)
-        known = not _is_dummy(tab, obj) or row[DKNOWN + obj - tab[N_INST]] == 1  # an open unit stays known
-        card = _leave_field(row, tab, obj)
-        _zpush(row, Z_HAND, owner, card)
-        if known:
-            row[KNOWN + card] += 1
-    elif name == EF_MOVE:  # to the owner's other battle area if it fits; a unit in the idol area stays
-        area = row[AREA + obj]
-        owner = _owner(tab, obj)
-        if area == IDOL_AREA or not _fits(row, tab, owner, 1 - area, _weight(tab, obj)):
-            return
-        _remove_unit(row, owner, area, obj)
-        _place(row, obj, owner, 1 - area)
+        _e_break(row, tab, frame, eff, obj)
+    elif name == EF_BOUNCE:
+        _e_bounce(row, tab, frame, eff, obj)
+    elif name == EF_MOVE:
+        _e_move(row, tab, frame, eff, obj)
     elif name == EF_HP_BREAK:
-        _lose_hp(row, tab, obj, num)
-    elif name == EF_HP_GAIN:  # D13.6; an empty deck gives nothing (D20.2)
-        owner = _owner(tab, obj)
-        at = NHP + 2 * owner + row[AREA + obj]
-        for _ in range(num):
-            if _zlen(row, Z_DECK, owner):
-                row[HPS + (2 * owner + row[AREA + obj]) * PER_PLAYER + row[at]] = _zpop(row, Z_DECK, owner)
-                row[at] += 1
+        _e_hp_break(row, tab, frame, eff, obj)
+    elif name == EF_HP_GAIN:
+        _e_hp_gain(row, tab, frame, eff, obj)
     elif name == EF_SHIELD:
-        row[SHIELD + obj] += num
+        _e_shield(row, tab, frame, eff, obj)
     elif name == EF_SPEED_SHIFT:
-        row[SHIFT + p] += num
+        _e_speed_shift(row, tab, frame, eff, obj)
     elif name == EF_COST_REDUCE:
-        row[COST_RED] += num
-    elif name == EF_ATTACH:  # D14.5
-        card = frame[P_CARD]
-        if card != EMPTY and _zfind(row, Z_LIMBO, p, card) >= 0:
-            n = row[NATTC + obj]
-            if n >= ATTC_CAP:
-                _overflow(row)
-                return
-            _zremove(row, Z_LIMBO, p, card)
-            row[ATTC + obj * ATTC_CAP + n] = card
-            row[NATTC + obj] = n + 1
-            row[N_ATTACHED] += 1
+        _e_cost_reduce(row, tab, frame, eff, obj)
+    elif name == EF_ATTACH:
+        _e_attach(row, tab, frame, eff, obj)
+
+
+# -- automatic frames (`frames.AUTO`): one helper per frame, named as the reference's ------------------------
+
+
+@njit(cache=True, inline="always")
+def _auto_scratch(row: Row) -> Row:
+    """The automatic frames' working list (`SCR_AUTO`): objects of both players, or trigger indices."""
+    return row[SCR_AUTO : SCR_AUTO + 2 * (7 + PER_PLAYER)]
 
 
 @njit(cache=True)
-def _effect_frame(row: Row, tab: Row, frame: Row) -> None:
-    """`frames._f_effect`: one effect; a target no longer legal is skipped (D5.3)."""
+def _deck_to_hp(row: Row, p: int, area: int) -> None:
+    """The deck's top card under the caster of `area` (D4.3, D13.6); none from an empty deck (D20.2)."""
+    if _zlen(row, Z_DECK, p):
+        at = NHP + 2 * p + area
+        row[HPS + (2 * p + area) * PER_PLAYER + row[at]] = _zpop(row, Z_DECK, p)
+        row[at] += 1
+
+
+@njit(cache=True)
+def _hp_for_decks(row: Row, tab: Row, needed: int, resume: int, data: int) -> bool:
+    """Rule library_out=every_use (D20.2) for a deck use of both players in turn order: True if one of them first
+    puts an HP card under their deck (`frames.hp_for_deck`), the frame `(resume, data)` scheduled to run it again."""
+    if not tab[R_EVERY_USE]:
+        return False
+    first = _order_first(row)
+    for p in (first, 1 - first):
+        where = _hp_for_deck(row, p, needed)
+        if where >= 0:
+            _push(row, resume, data, 0, 0, 0)
+            _hp_to_deck_step(row, p, where)
+            return True
+    return False
+
+
+@njit(cache=True)
+def _f_setup(row: Row, tab: Row) -> None:
+    """D4.1 (casters opened together), D4.3 HP, D4.4 first burst, D4.5 hand; then the mulligans (D4.6)."""
+    for p in range(2):
+        for area in range(2):
+            caster = _zget(row, Z_PLACED, p, area)
+            row[CASTER + 2 * p + area] = caster
+            row[AREA + caster] = area
+            for _ in range(_inst(tab, caster, I_HP)):
+                _deck_to_hp(row, p, area)
+        row[LEN + 2 * Z_PLACED + p] = 0
+        _deck_to_burst(row, p)
+        for _ in range(OPENING_HAND):
+            _draw_card(row, p)
+    _push(row, F_MULL_DONE, 0, 0, 0, 0)
+    _push(row, D_MULL, 1, 0, 0, 0)
+    _push(row, D_MULL, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _shuffle_deck(row: Row, p: int, rng: npt.NDArray[np.uint64]) -> None:
+    """R-VD1: from the kernel's stream, or in the order the lock-step test handed over (`force_shuffle`)."""
+    deck = _zlen(row, Z_DECK, p)
+    if row[FORCE_N + p] == deck:
+        row[_zbase(Z_DECK, p) : _zbase(Z_DECK, p) + deck] = row[FORCE + p * PER_PLAYER : FORCE + p * PER_PLAYER + deck]
+        row[FORCE_N + p] = 0
+    else:
+        _shuffle(row, _zbase(Z_DECK, p), deck, rng)
+
+
+@njit(cache=True)
+def _f_mull_done(row: Row, tab: Row, rng: npt.NDArray[np.uint64]) -> None:
+    """D4.6: the set-aside cards go to the discard (rule mulligan_to=deck: shuffled back into the deck, R-VD1)
+    and as many are drawn, then turn 1."""
+    _push(row, F_TURN, 0, 0, 0, 0)
+    for p in range(1, -1, -1):
+        for _ in range(_zlen(row, Z_MULL, p)):
+            _push(row, F_DRAW1, p, 0, 0, 0)
+    for p in range(2):
+        n = _zlen(row, Z_MULL, p)
+        zone = Z_DECK if tab[R_MULLIGAN_TO_DECK] and n else Z_DISC
+        for i in range(n):
+            _zpush(row, zone, p, _zget(row, Z_MULL, p, i))
+        row[LEN + 2 * Z_MULL + p] = 0
+        if zone == Z_DECK:
+            _shuffle_deck(row, p, rng)
+
+
+@njit(cache=True)
+def _f_turn(row: Row) -> None:
+    """D11.6: a new turn, F undecided, no speed shift (D6.2) or gear change (D6.3) yet; then its phases."""
+    row[TURN] += 1
+    row[FIRST] = EMPTY
+    row[SHIFT] = row[SHIFT + 1] = 0
+    row[GEARED] = row[GEARED + 1] = 0
+    for k in (F_TURN, F_END_PHASE, F_ACTION_PHASE, F_FAST_PHASE, F_CAST_PHASE, F_DRAW_PHASE, F_SPEED_PHASE):
+        _push(row, k, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _f_speed_phase(row: Row, tab: Row) -> None:
+    """D6.1: the speed phase opens with both reveals."""
+    row[PHASE] = PH_SPEED
+    _f_reveals(row, tab)
+
+
+@njit(cache=True)
+def _f_reveals(row: Row, tab: Row) -> None:
+    """D6.1: both players reveal (under rule library_out=every_use an empty deck first takes an HP card)."""
+    if _hp_for_decks(row, tab, 1, F_REVEALS, 0):
+        return
+    first = _order_first(row)
+    for p in (first, 1 - first):
+        if _reveal(row, p):
+            _queue_one(row, tab, E_ON_SPEED_REVEAL, _zget(row, Z_SPEED, p, _zlen(row, Z_SPEED, p) - 1))
+    _push(row, F_SPEED_WINDOWS, 0, 0, 0, 0)
+    _push(row, F_SETTLE, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _f_speed_windows(row: Row, tab: Row) -> None:
+    """D6.2-D6.4: the faster player (token holder on a tie) acts first."""
+    s0, s1 = _current_speed(row, tab, 0), _current_speed(row, tab, 1)
+    faster = row[TOKEN] if s0 == s1 else (0 if s0 > s1 else 1)
+    _push(row, F_DECIDE, 0, 0, 0, 0)
+    _push(row, D_WIN, 1 - faster, W_SPEED, 0, 0)
+    _push(row, D_WIN, faster, W_SPEED, 0, 0)
+
+
+@njit(cache=True)
+def _f_decide(row: Row, tab: Row) -> None:
+    """D6.5: closed speed cards open; their reveal triggers resolve before the comparison."""
+    first = _order_first(row)
+    for p in (first, 1 - first):
+        if _zlen(row, Z_GEAR, p):
+            card = _zpop(row, Z_GEAR, p)
+            _zpush(row, Z_SPEED, p, card)
+            _queue_one(row, tab, E_ON_SPEED_REVEAL, card)
+    _push(row, F_COMPARE, 0, 0, 0, 0)
+    _push(row, F_SETTLE, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _f_compare(row: Row, tab: Row, reveals: int) -> None:
+    """D6.5-D6.6: higher speed is F; ties re-reveal up to three times (rule tie_reveals), then the token decides."""
+    s0, s1 = _current_speed(row, tab, 0), _current_speed(row, tab, 1)
+    if s0 != s1:
+        row[FIRST] = 0 if s0 > s1 else 1
+    elif reveals < tab[R_TIE_REVEALS] and _can_reveal(row, tab, 0) and _can_reveal(row, tab, 1):
+        if _hp_for_decks(row, tab, 1, F_COMPARE, reveals):
+            return
+        first = _order_first(row)
+        for p in (first, 1 - first):
+            _reveal(row, p)
+            _queue_one(row, tab, E_ON_SPEED_REVEAL, _zget(row, Z_SPEED, p, _zlen(row, Z_SPEED, p) - 1))
+        _push(row, F_COMPARE, reveals + 1, 0, 0, 0)
+        _push(row, F_SETTLE, 0, 0, 0, 0)
+    else:
+        row[FIRST] = row[TOKEN]
+
+
+@njit(cache=True)
+def _f_draw_phase(row: Row, tab: Row) -> None:
+    """D7.1: F draws 1 and S draws 2 as one step (rule draw_counts); D7.2: one burst each from the deck."""
+    row[PHASE] = PH_DRAW
+    first = _order_first(row)
+    _push(row, F_DRAW_BURSTS, 0, 0, 0, 0)
+    for _ in range(tab[R_S_DRAWS]):
+        _push(row, F_DRAW1, 1 - first, 0, 0, 0)
+    for _ in range(tab[R_F_DRAWS]):
+        _push(row, F_DRAW1, first, 0, 0, 0)
+
+
+@njit(cache=True)
+def _f_draw_bursts(row: Row, tab: Row) -> None:
+    """D7.2: one burst each from the deck (rule draw_bursts), none from an empty deck (D20.2)."""
+    if _hp_for_decks(row, tab, tab[R_DRAW_BURSTS], F_DRAW_BURSTS, 0):
+        return
+    first = _order_first(row)
+    for p in (first, 1 - first):
+        for _ in range(tab[R_DRAW_BURSTS]):
+            _deck_to_burst(row, p)
+    _push(row, F_SETTLE, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _f_draw1(row: Row, p: int) -> None:
+    """D20.1, D20.3: an empty deck draws an HP card instead (the player picks the caster)."""
+    if _draw_card(row, p):
+        return
+    a, b = _hp_len(row, p, 0) > 0, _hp_len(row, p, 1) > 0
+    if a and b:
+        _push(row, D_HPDRAW, p, 0, 0, 0)
+    elif a:
+        _take_hp(row, p, 0)
+    elif b:
+        _take_hp(row, p, 1)
+
+
+@njit(cache=True)
+def _f_cast_phase(row: Row) -> None:
+    """D8.1: F's upkeep and cast actions, then S's."""
+    row[PHASE] = PH_CAST
+    row[NMOVED] = 0
+    first = _order_first(row)
+    _push(row, D_WIN, 1 - first, W_CAST, 0, 0)
+    _push(row, F_UPKEEP, 1 - first, 0, 0, 0)
+    _push(row, D_WIN, first, W_CAST, 0, 0)
+    _push(row, F_UPKEEP, first, 0, 0, 0)
+
+
+@njit(cache=True)
+def _f_upkeep(row: Row, tab: Row, p: int) -> None:
+    """D19.4: every idol in a battle area is paid for or checked, one decision each."""
+    for area in range(1, -1, -1):
+        for i in range(_n_units(row, p, area) - 1, -1, -1):
+            u = _unit(row, p, area, i)
+            if not _is_dummy(tab, u) and _inst(tab, u, I_TYPE) == T_IDOL:
+                _push(row, D_UPKEEP_IDOL, p, u, 0, 0)
+
+
+@njit(cache=True)
+def _f_fast_phase(row: Row) -> None:
+    """D9.1: F's fast window, then S's."""
+    row[PHASE] = PH_FAST
+    first = _order_first(row)
+    _push(row, D_WIN, 1 - first, W_FAST, 0, 0)
+    _push(row, D_WIN, first, W_FAST, 0, 0)
+
+
+@njit(cache=True)
+def _f_action_phase(row: Row, tab: Row) -> None:
+    """D10.1: start_of_action_phase triggers (F's first), then F's first action turn."""
+    row[PHASE] = PH_ACTION
+    first = _order_first(row)
+    scratch = _auto_scratch(row)
+    n = _everything(row, 1 - first, scratch, _everything(row, first, scratch, 0))
+    _queue_event(row, tab, E_START_OF_ACTION, scratch, n)
+    _push(row, D_ATURN, first, 0, 0, 0)
+    _push(row, F_SETTLE, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _f_end_phase(row: Row, tab: Row) -> None:
+    """D11.1 end_of_turn triggers, D11.2 hand limits, then cleanup."""
+    row[PHASE] = PH_END
+    first = _order_first(row)
+    scratch = _auto_scratch(row)
+    n = _everything(row, 1 - first, scratch, _everything(row, first, scratch, 0))
+    _queue_event(row, tab, E_END_OF_TURN, scratch, n)
+    _push(row, F_CLEANUP, 0, 0, 0, 0)
+    _push(row, F_HAND_LIMIT, 1 - first, 0, 0, 0)
+    _push(row, F_HAND_LIMIT, first, 0, 0, 0)
+    _push(row, F_SETTLE, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _f_hand_limit(row: Row, p: int) -> None:
+    """D11.2: one discard at a time while over the limit."""
+    if _zlen(row, Z_HAND, p) > HAND_LIMIT:
+        _push(row, F_HAND_LIMIT, p, 0, 0, 0)
+        _push(row, D_LIMIT, p, 0, 0, 0)
+
+
+@njit(cache=True)
+def _cleanup_engraves(row: Row, p: int) -> None:
+    """D16.4: checked engraves go to the discard; the rest stay, normal."""
+    kept = 0
+    for i in range(_zlen(row, Z_ENGR, p)):
+        card = _zget(row, Z_ENGR, p, i)
+        if _zget(row, Z_ECHK, p, i):
+            _zpush(row, Z_DISC, p, card)
+        else:
+            row[_zbase(Z_ENGR, p) + kept] = card
+            kept += 1
+    row[LEN + 2 * Z_ENGR + p] = kept
+    row[LEN + 2 * Z_ECHK + p] = kept
+    row[_zbase(Z_ECHK, p) : _zbase(Z_ECHK, p) + kept] = 0
+
+
+@njit(cache=True)
+def _cleanup_player(row: Row, tab: Row, p: int) -> None:
+    """D11.3 one player's cleanup: speed cards, arms and enchants (D14.4), dummies (D15.3), checked engraves
+    (D16.4); then D11.4 refresh."""
+    scratch = _auto_scratch(row)
+    for i in range(_zlen(row, Z_SPEED, p)):
+        _zpush(row, Z_DISC, p, _zget(row, Z_SPEED, p, i))
+    row[LEN + 2 * Z_SPEED + p] = 0
+    for area in range(2):
+        caster = row[CASTER + 2 * p + area]
+        if row[ARMS + caster] != EMPTY:
+            _to_discard(row, tab, row[ARMS + caster])
+            row[ARMS + caster] = EMPTY
+    for i in range(_units_of(row, p, scratch, 0)):
+        if _is_dummy(tab, scratch[i]):
+            _to_discard(row, tab, _leave_field(row, tab, scratch[i]))
+        else:
+            _drop_enchants(row, tab, scratch[i])
+    _cleanup_engraves(row, p)
+    for i in range(_zlen(row, Z_BCHK, p)):
+        row[_zbase(Z_BCHK, p) + i] = 0
+    row[CHK + row[CASTER + 2 * p]] = 0
+    row[CHK + row[CASTER + 2 * p + 1]] = 0
+    for i in range(_units_of(row, p, scratch, 0)):
+        row[CHK + scratch[i]] = 0
+
+
+@njit(cache=True)
+def _f_cleanup(row: Row, tab: Row) -> None:
+    """D11.3 cleanup, D11.4 refresh, D11.5 end of turn effects, D11.6 token (D6.7) and turn cap (D21.3)."""
+    for p in range(2):
+        _cleanup_player(row, tab, p)
+    row[BPMOD : BPMOD + MAX_INSTANCES] = 0
+    row[SHIELD : SHIELD + MAX_INSTANCES] = 0
+    row[SHIFT] = row[SHIFT + 1] = 0
+    if row[FIRST] != EMPTY:  # D6.7: to this turn's S (rule token_to=first: to F)
+        row[TOKEN] = row[FIRST] if tab[R_TOKEN_TO_FIRST] else 1 - row[FIRST]
+    if row[TURN] >= TURN_CAP:
+        _finish(row, -1, 1)
+
+
+@njit(cache=True)
+def _break_doomed(row: Row, tab: Row) -> None:
+    """D5.6: units at BP <= 0 break together, until none is left (statics only ever add BP unless the card set
+    has a negative one, so base BP > 0 is enough then)."""
+    exact = tab[R_NEGATIVE_STATICS]
+    scratch = _auto_scratch(row)
+    while True:
+        n = _units_of(row, 1, scratch, _units_of(row, 0, scratch, 0))
+        doomed = 0
+        for i in range(n):
+            u = scratch[i]
+            if (exact or _base_bp(row, tab, u) <= 0) and _bp(row, tab, u) <= 0:
+                scratch[doomed] = u
+                doomed += 1
+        if doomed == 0:
+            return
+        for i in range(doomed):
+            if _on_field(row, scratch[i]):
+                _break(row, tab, scratch[i])
+
+
+@njit(cache=True)
+def _f_settle(row: Row, tab: Row) -> None:
+    """D5.6 rule check: break units at BP <= 0, trim engraves (D16.3), check the end (D21.1); then triggers (D5.5)."""
+    _break_doomed(row, tab)
+    first = _order_first(row)
+    for p in (first, 1 - first):
+        if _zlen(row, Z_ENGR, p) > MAX_ENGRAVES:
+            _push(row, F_SETTLE, 0, 0, 0, 0)
+            _push(row, D_SCRAP, p, 0, 0, 0)
+            return
+    if _game_end(row):
+        return
+    if row[NTRIG]:
+        _push(row, F_SETTLE, 0, 0, 0, 0)
+        _push(row, F_NEXT_TRIGGER, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _f_next_trigger(row: Row, tab: Row, frame: Row) -> None:
+    """D5.5: F's triggers first, in the order F picks, then S's (rule trigger_order=second: S's first)."""
+    first = _order_first(row)
+    if tab[R_SECOND_TRIGGERS_FIRST]:
+        first = 1 - first
+    player = 1 - first
+    for i in range(row[NTRIG]):
+        if row[TRIG + 3 * i] == first:
+            player = first
+            break
+    scratch = _auto_scratch(row)
+    n = _trigger_choices(row, tab, player, scratch)
+    if n > 1:
+        _push(row, D_ORDER, player, 0, 0, 0)
+    else:
+        _start_trigger(row, scratch[0], frame)
+
+
+@njit(cache=True)
+def _f_targets(row: Row, tab: Row, frame: Row) -> None:
+    """D5.3, D5.3a: each single-target selector in turn; one candidate of self/bearer/blocker (or none) is taken,
+    the rest are chosen; then a trigger resolves and anything else is paid for."""
     ref = frame[P_REF]
-    index = frame[P_INDEX]
-    eff = _ref(tab, ref, RF_EFF + index)
+    nt = frame[P_NT]
+    if nt == _ref(tab, ref, RF_N_SINGLE):
+        _push_copy(row, F_RESOLVE if frame[P_KIND] == PK_TRIGGER else F_PAY, frame)
+        return
+    sel = _single_selector(tab, ref, nt)
+    scratch = _auto_scratch(row)
+    n = _candidates(row, tab, sel, frame[1], frame[P_SOURCE], scratch, True)
+    if _sel(tab, sel, 0) in (S_SELF, S_BEARER, S_BLOCKER) or n == 0:
+        frame[P_T + nt] = EMPTY if n == 0 else scratch[0]
+        frame[P_NT] = nt + 1
+        _push_copy(row, F_TARGETS, frame)
+    else:
+        _push_copy(row, D_TARGET, frame)
+
+
+@njit(cache=True)
+def _extra_engrave(tab: Row, frame: Row) -> int:
+    """D12.3: the engraves a play's cost checks (an ability's, a sub-effect's, else the played card's)."""
+    pkind = frame[P_KIND]
+    if pkind == PK_ABILITY:
+        return _ref(tab, frame[P_REF], RF_ENGRAVE)
+    if pkind == PK_SUB:
+        return _icard(tab, frame[P_CARD], C_SUB_ENGRAVE)
+    if pkind in (PK_CODE, PK_ARMS, PK_UNIT, PK_IDOL):
+        return _inst(tab, frame[P_CARD], I_ENGRAVE)
+    return 0
+
+
+@njit(cache=True)
+def _f_pay(row: Row, tab: Row, frame: Row) -> None:
+    """D12.3: check the source and the engraves, then discards, then log."""
+    if frame[P_KIND] == PK_ABILITY and _ref(tab, frame[P_REF], RF_CHECK_SELF):
+        row[CHK + frame[P_SOURCE]] = 1
+    engrave = _extra_engrave(tab, frame)
+    if engrave:
+        _check_first(row, Z_ECHK, frame[1], engrave)
+    _push_copy(row, D_PAY_DISCARD if frame[P_DISCARD] else F_PAY_LOG, frame)
+
+
+@njit(cache=True)
+def _f_pay_log(row: Row, frame: Row) -> None:
+    """D12.1: the log cost, less a pending cost_reduce (D22.2, D18.3), one source at a time."""
+    log = frame[P_LOG]
+    if row[COST_RED]:
+        log = max(0, log - row[COST_RED])
+        row[COST_RED] = 0
+    if log:
+        frame[P_LOG] = log
+        _push_copy(row, D_PAY_SRC, frame)
+    else:
+        _push_copy(row, F_PAID, frame)
+        _push(row, F_SETTLE, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _enter(row: Row, tab: Row, frame: Row) -> None:
+    """D8.2(1), D19.1: the cast card enters open and normal; its on_cast triggers resolve."""
+    p = frame[1]
+    _zremove(row, Z_LIMBO, p, frame[P_CARD])
+    _place(row, frame[P_CARD], p, frame[P_DEST])
+    _queue_one(row, tab, E_ON_CAST, frame[P_CARD])
+    _push(row, F_SETTLE, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _f_paid(row: Row, tab: Row, frame: Row) -> None:
+    """Paid for: a unit enters, an arms is equipped (D2.8), an action waits for the reaction window (D10.4: the
+    other player first; rule reaction_first=actor: the actor), anything else resolves."""
+    p = frame[1]
+    pkind = frame[P_KIND]
+    if pkind in (PK_UNIT, PK_IDOL):
+        _enter(row, tab, frame)
+    elif pkind == PK_ARMS:
+        _zremove(row, Z_LIMBO, p, frame[P_CARD])
+        row[ARMS + frame[P_T]] = frame[P_CARD]
+    elif frame[P_ACTION]:
+        _push_copy(row, F_RESOLVE, frame)
+        _push(row, D_REACT, p if tab[R_ACTOR_REACTS_FIRST] else 1 - p, 0, 0, 0)
+    elif pkind != PK_UPKEEP:
+        top = STACK + (row[SP] - 1) * FW
+        if tab[R_REACTION_STACK] and row[SP] > 0 and row[top] == D_REACT:
+            # rule reactions=stack (R-VD4): a reaction waits below the window, on the ones played before it
+            saved = row[top : top + FW].copy()
+            row[SP] -= 1
+            _push_copy(row, F_RESOLVE, frame)
+            _push_copy(row, D_REACT, saved)
+        else:
+            _push_copy(row, F_RESOLVE, frame)
+
+
+@njit(cache=True)
+def _f_resolve(row: Row, tab: Row, frame: Row) -> None:
+    """D22.2: the play's effects in order, then its card's fate, then a rule check."""
+    _push(row, F_SETTLE, 0, 0, 0, 0)
+    _push_copy(row, F_FINISH, frame)
+    for i in range(_ref(tab, frame[P_REF], RF_N_EFF) - 1, -1, -1):
+        frame[P_INDEX] = i
+        _push_copy(row, F_EFFECT, frame)
+
+
+@njit(cache=True)
+def _f_finish(row: Row, tab: Row, frame: Row) -> None:
+    """A played code goes to the discard unless attached (D2.7); a used sub's card too (D18.2)."""
+    card = frame[P_CARD]
+    if card != EMPTY and _zfind(row, Z_LIMBO, frame[1], card) >= 0:
+        _zremove(row, Z_LIMBO, frame[1], card)
+        _to_discard(row, tab, card)
+
+
+@njit(cache=True)
+def _target_of(tab: Row, frame: Row) -> int:
+    """The object chosen for effect `P_INDEX` (a group's objects are found at resolution)."""
+    ref = frame[P_REF]
+    j = 0
+    for i in range(frame[P_INDEX]):
+        s = _eff(tab, _ref(tab, ref, RF_EFF + i), EF_SEL)
+        if s >= 0 and not _is_group(tab, s):
+            j += 1
+    return frame[P_T + j]
+
+
+@njit(cache=True)
+def _f_effect(row: Row, tab: Row, frame: Row) -> None:
+    """D22.2: one effect; a target no longer legal is skipped (D5.3)."""
+    eff = _ref(tab, frame[P_REF], RF_EFF + frame[P_INDEX])
     name = _eff(tab, eff, EF_NAME)
     if tab[R_EVERY_USE] and name in (EF_BURST, EF_HP_GAIN):  # rule library_out=every_use (D20.2)
         where = _hp_for_deck(row, frame[1], _eff(tab, eff, EF_NUM))
@@ -1559,12 +2168,7 @@ def _effect_frame(row: Row, tab: Row, frame: Row) -> None:
     if _is_group(tab, sel):
         n = _candidates(row, tab, sel, frame[1], frame[P_SOURCE], targets, True)
     else:  # bp filters were read when the target was chosen (D22.6); the rest must still hold (D5.3)
-        j = 0
-        for i in range(index):
-            s = _eff(tab, _ref(tab, ref, RF_EFF + i), EF_SEL)
-            if s >= 0 and not _is_group(tab, s):
-                j += 1
-        target = frame[P_T + j]
+        target = _target_of(tab, frame)
         n = 0
         if target != EMPTY:
             found = row[SCR_EF + 16 : SCR_EF + 32]
@@ -1577,389 +2181,130 @@ def _effect_frame(row: Row, tab: Row, frame: Row) -> None:
         _do_effect(row, tab, frame, eff, targets[i])
 
 
-# -- automatic frames (`frames.AUTO`) ------------------------------------------------------------
+@njit(cache=True)
+def _f_material(row: Row, tab: Row, p: int, host: int, mkind: int, count: int) -> None:
+    """D14.2, D16.1: each enchant or engrave takes a card of the player's discard (their pick among distinct ids),
+    else the deck top; an enchant whose host has left the field is not made."""
+    if count <= 0 or (mkind != ENGRAVE and not _on_field(row, host)):
+        return
+    if _distinct_discard(row, tab, p) > 1:
+        _push(row, F_MATERIAL, p, host, mkind, count - 1)
+        _push(row, D_PICK, p, host, mkind, 0)
+        return
+    secret = 0
+    if _zlen(row, Z_DISC, p):
+        card = _zpop(row, Z_DISC, p)
+    elif _zlen(row, Z_DECK, p):
+        card = _zpop(row, Z_DECK, p)
+        secret = 1 if mkind != ENGRAVE else 0  # a closed enchant nobody has seen
+    else:
+        where = _hp_for_deck(row, p, 1) if tab[R_EVERY_USE] else -1
+        if where >= 0:  # rule library_out=every_use: an HP card stands in for the deck's top card
+            _push(row, F_MATERIAL, p, host, mkind, count)
+            _hp_to_deck_step(row, p, where)
+        return  # D14.2: nothing to make it from
+    _push(row, F_MATERIAL, p, host, mkind, count - 1)
+    _add_material(row, p, host, mkind, card, secret)
+
+
+@njit(cache=True)
+def _f_block_step(row: Row) -> None:
+    """D10.6: no legal blocker left after on_attack triggers ends the attack without damage."""
+    if _n_blockers(row, _auto_scratch(row)):
+        _push(row, D_BLOCK, 1 - row[ATT_PLAYER], 0, 0, 0)
+    else:
+        _end_attack(row)
+
+
+@njit(cache=True)
+def _f_attack_damage(row: Row, tab: Row) -> None:
+    """D10.7 attack damage, D10.8 attack bonus. Rule blocker=rechosen: a blocker that left is chosen again (R-VD5)."""
+    blocker, area, defender = row[BLOCKER], row[ATT_AREA], 1 - row[ATT_PLAYER]
+    attackers = row[NATT]  # attackers that left are gone from the list (`_leave_field`)
+    left = blocker == EMPTY or not _on_field(row, blocker) or row[AREA + blocker] != area
+    if attackers and left and tab[R_BLOCKER_RECHOSEN] and _n_blockers(row, _auto_scratch(row)):
+        row[BLOCKER] = EMPTY
+        _push(row, D_BLOCK, defender, 0, 0, 0)
+        return
+    if attackers and not left:
+        damage = row[ATT_MOD]
+        for i in range(attackers):
+            damage += _bp(row, tab, row[ATTACKERS + i])
+        dealt = max(0, max(0, damage) - _shields(row, tab, blocker))
+        if _is_caster(tab, blocker):
+            _lose_hp(row, tab, blocker, dealt // _inst(tab, blocker, I_HP_VALUE))
+        elif dealt >= _bp(row, tab, blocker):
+            _break(row, tab, blocker)
+            if _n_units(row, defender, area) == 0:
+                _lose_hp(row, tab, row[CASTER + 2 * defender + area], 1)
+    _end_attack(row)
+    _push(row, F_SETTLE, 0, 0, 0, 0)
 
 
 @njit(cache=True)
 def _auto(row: Row, tab: Row, frame: Row, rng: npt.NDArray[np.uint64]) -> None:
-    """Run one automatic frame, already popped (its data in `frame`)."""
+    """Run one automatic frame, already popped (its data in `frame`): `frames.AUTO[kind]`."""
     kind = frame[0]
-    scratch = row[SCR_AUTO : SCR_AUTO + 2 * (7 + PER_PLAYER)]
-    if kind == F_SETUP:  # D4.1, D4.3-D4.5
-        for p in range(2):
-            for area in range(2):
-                caster = _zget(row, Z_PLACED, p, area)
-                row[CASTER + 2 * p + area] = caster
-                row[AREA + caster] = area
-                for _ in range(_inst(tab, caster, I_HP)):
-                    if _zlen(row, Z_DECK, p):
-                        at = NHP + 2 * p + area
-                        row[HPS + (2 * p + area) * PER_PLAYER + row[at]] = _zpop(row, Z_DECK, p)
-                        row[at] += 1
-            row[LEN + 2 * Z_PLACED + p] = 0
-            _deck_to_burst(row, p)
-            for _ in range(OPENING_HAND):
-                _draw_card(row, p)
-        _push(row, F_MULL_DONE, 0, 0, 0, 0)
-        _push(row, D_MULL, 1, 0, 0, 0)
-        _push(row, D_MULL, 0, 0, 0, 0)
-    elif kind == F_MULL_DONE:  # D4.6: set-aside cards to the discard, as many drawn
-        _push(row, F_TURN, 0, 0, 0, 0)
-        for p in range(1, -1, -1):
-            for _ in range(_zlen(row, Z_MULL, p)):
-                _push(row, F_DRAW1, p, 0, 0, 0)
-        for p in range(2):
-            n = _zlen(row, Z_MULL, p)
-            zone = Z_DECK if tab[R_MULLIGAN_TO_DECK] and n else Z_DISC  # rule mulligan_to=deck (R-VD1)
-            for i in range(n):
-                _zpush(row, zone, p, _zget(row, Z_MULL, p, i))
-            row[LEN + 2 * Z_MULL + p] = 0
-            if zone == Z_DECK:
-                deck = _zlen(row, Z_DECK, p)
-                if row[FORCE_N + p] == deck:  # the order the lock-step test hands over (`force_shuffle`)
-                    row[_zbase(Z_DECK, p) : _zbase(Z_DECK, p) + deck] = row[
-                        FORCE + p * PER_PLAYER : FORCE + p * PER_PLAYER + deck
-                    ]
-                    row[FORCE_N + p] = 0
-                else:
-                    _shuffle(row, _zbase(Z_DECK, p), deck, rng)
+    if kind == F_SETUP:
+        _f_setup(row, tab)
+    elif kind == F_MULL_DONE:
+        _f_mull_done(row, tab, rng)
     elif kind == F_TURN:
-        row[TURN] += 1
-        row[FIRST] = EMPTY
-        row[SHIFT] = row[SHIFT + 1] = 0
-        row[GEARED] = row[GEARED + 1] = 0
-        for k in (F_TURN, F_END_PHASE, F_ACTION_PHASE, F_FAST_PHASE, F_CAST_PHASE, F_DRAW_PHASE, F_SPEED_PHASE):
-            _push(row, k, 0, 0, 0, 0)
-    elif kind in (F_SPEED_PHASE, F_REVEALS):  # D6.1
-        if kind == F_SPEED_PHASE:
-            row[PHASE] = PH_SPEED
-        first = _order_first(row)
-        if tab[R_EVERY_USE]:
-            for p in (first, 1 - first):
-                where = _hp_for_deck(row, p, 1)
-                if where >= 0:
-                    _push(row, F_REVEALS, 0, 0, 0, 0)
-                    _hp_to_deck_step(row, p, where)
-                    return
-        for p in (first, 1 - first):
-            if _reveal(row, p):
-                _queue_one(row, tab, E_ON_SPEED_REVEAL, _zget(row, Z_SPEED, p, _zlen(row, Z_SPEED, p) - 1))
-        _push(row, F_SPEED_WINDOWS, 0, 0, 0, 0)
-        _push(row, F_SETTLE, 0, 0, 0, 0)
-    elif kind == F_SPEED_WINDOWS:  # D6.2-D6.4
-        s0, s1 = _current_speed(row, tab, 0), _current_speed(row, tab, 1)
-        faster = row[TOKEN] if s0 == s1 else (0 if s0 > s1 else 1)
-        _push(row, F_DECIDE, 0, 0, 0, 0)
-        _push(row, D_WIN, 1 - faster, W_SPEED, 0, 0)
-        _push(row, D_WIN, faster, W_SPEED, 0, 0)
-    elif kind == F_DECIDE:  # D6.5
-        first = _order_first(row)
-        for p in (first, 1 - first):
-            if _zlen(row, Z_GEAR, p):
-                card = _zpop(row, Z_GEAR, p)
-                _zpush(row, Z_SPEED, p, card)
-                _queue_one(row, tab, E_ON_SPEED_REVEAL, card)
-        _push(row, F_COMPARE, 0, 0, 0, 0)
-        _push(row, F_SETTLE, 0, 0, 0, 0)
-    elif kind == F_COMPARE:  # D6.5-D6.6
-        reveals = frame[1]
-        s0, s1 = _current_speed(row, tab, 0), _current_speed(row, tab, 1)
-        if s0 != s1:
-            row[FIRST] = 0 if s0 > s1 else 1
-        elif reveals < tab[R_TIE_REVEALS] and _can_reveal(row, tab, 0) and _can_reveal(row, tab, 1):
-            first = _order_first(row)
-            if tab[R_EVERY_USE]:
-                for p in (first, 1 - first):
-                    where = _hp_for_deck(row, p, 1)
-                    if where >= 0:
-                        _push(row, F_COMPARE, reveals, 0, 0, 0)
-                        _hp_to_deck_step(row, p, where)
-                        return
-            for p in (first, 1 - first):
-                _reveal(row, p)
-                _queue_one(row, tab, E_ON_SPEED_REVEAL, _zget(row, Z_SPEED, p, _zlen(row, Z_SPEED, p) - 1))
-            _push(row, F_COMPARE, reveals + 1, 0, 0, 0)
-            _push(row, F_SETTLE, 0, 0, 0, 0)
-        else:
-            row[FIRST] = row[TOKEN]
-    elif kind == F_DRAW_PHASE:  # D7.1
-        row[PHASE] = PH_DRAW
-        first = _order_first(row)
-        _push(row, F_DRAW_BURSTS, 0, 0, 0, 0)
-        for _ in range(tab[R_S_DRAWS]):
-            _push(row, F_DRAW1, 1 - first, 0, 0, 0)
-        for _ in range(tab[R_F_DRAWS]):
-            _push(row, F_DRAW1, first, 0, 0, 0)
-    elif kind == F_DRAW_BURSTS:  # D7.2
-        first = _order_first(row)
-        if tab[R_EVERY_USE]:
-            for p in (first, 1 - first):
-                where = _hp_for_deck(row, p, tab[R_DRAW_BURSTS])
-                if where >= 0:
-                    _push(row, F_DRAW_BURSTS, 0, 0, 0, 0)
-                    _hp_to_deck_step(row, p, where)
-                    return
-        for p in (first, 1 - first):
-            for _ in range(tab[R_DRAW_BURSTS]):
-                _deck_to_burst(row, p)
-        _push(row, F_SETTLE, 0, 0, 0, 0)
-    elif kind == F_DRAW1:  # D20.1, D20.3
-        p = frame[1]
-        if not _draw_card(row, p):
-            a, b = _hp_len(row, p, 0) > 0, _hp_len(row, p, 1) > 0
-            if a and b:
-                _push(row, D_HPDRAW, p, 0, 0, 0)
-            elif a:
-                _take_hp(row, p, 0)
-            elif b:
-                _take_hp(row, p, 1)
-    elif kind == F_CAST_PHASE:  # D8.1
-        row[PHASE] = PH_CAST
-        row[NMOVED] = 0
-        first = _order_first(row)
-        _push(row, D_WIN, 1 - first, W_CAST, 0, 0)
-        _push(row, F_UPKEEP, 1 - first, 0, 0, 0)
-        _push(row, D_WIN, first, W_CAST, 0, 0)
-        _push(row, F_UPKEEP, first, 0, 0, 0)
-    elif kind == F_UPKEEP:  # D19.4: one decision per idol in a battle area
-        p = frame[1]
-        for area in range(1, -1, -1):
-            for i in range(_n_units(row, p, area) - 1, -1, -1):
-                u = _unit(row, p, area, i)
-                if not _is_dummy(tab, u) and _inst(tab, u, I_TYPE) == T_IDOL:
-                    _push(row, D_UPKEEP_IDOL, p, u, 0, 0)
-    elif kind == F_FAST_PHASE:  # D9.1
-        row[PHASE] = PH_FAST
-        first = _order_first(row)
-        _push(row, D_WIN, 1 - first, W_FAST, 0, 0)
-        _push(row, D_WIN, first, W_FAST, 0, 0)
-    elif kind == F_ACTION_PHASE:  # D10.1
-        row[PHASE] = PH_ACTION
-        first = _order_first(row)
-        n = _everything(row, 1 - first, scratch, _everything(row, first, scratch, 0))
-        _queue_event(row, tab, E_START_OF_ACTION, scratch, n)
-        _push(row, D_ATURN, first, 0, 0, 0)
-        _push(row, F_SETTLE, 0, 0, 0, 0)
-    elif kind == F_END_PHASE:  # D11.1-D11.2
-        row[PHASE] = PH_END
-        first = _order_first(row)
-        n = _everything(row, 1 - first, scratch, _everything(row, first, scratch, 0))
-        _queue_event(row, tab, E_END_OF_TURN, scratch, n)
-        _push(row, F_CLEANUP, 0, 0, 0, 0)
-        _push(row, F_HAND_LIMIT, 1 - first, 0, 0, 0)
-        _push(row, F_HAND_LIMIT, first, 0, 0, 0)
-        _push(row, F_SETTLE, 0, 0, 0, 0)
+        _f_turn(row)
+    elif kind == F_SPEED_PHASE:
+        _f_speed_phase(row, tab)
+    elif kind == F_REVEALS:
+        _f_reveals(row, tab)
+    elif kind == F_SPEED_WINDOWS:
+        _f_speed_windows(row, tab)
+    elif kind == F_DECIDE:
+        _f_decide(row, tab)
+    elif kind == F_COMPARE:
+        _f_compare(row, tab, frame[1])
+    elif kind == F_DRAW_PHASE:
+        _f_draw_phase(row, tab)
+    elif kind == F_DRAW_BURSTS:
+        _f_draw_bursts(row, tab)
+    elif kind == F_DRAW1:
+        _f_draw1(row, frame[1])
+    elif kind == F_CAST_PHASE:
+        _f_cast_phase(row)
+    elif kind == F_UPKEEP:
+        _f_upkeep(row, tab, frame[1])
+    elif kind == F_FAST_PHASE:
+        _f_fast_phase(row)
+    elif kind == F_ACTION_PHASE:
+        _f_action_phase(row, tab)
+    elif kind == F_END_PHASE:
+        _f_end_phase(row, tab)
     elif kind == F_HAND_LIMIT:
-        p = frame[1]
-        if _zlen(row, Z_HAND, p) > HAND_LIMIT:
-            _push(row, F_HAND_LIMIT, p, 0, 0, 0)
-            _push(row, D_LIMIT, p, 0, 0, 0)
-    elif kind == F_CLEANUP:  # D11.3-D11.6, D21.3
-        for p in range(2):
-            for i in range(_zlen(row, Z_SPEED, p)):
-                _zpush(row, Z_DISC, p, _zget(row, Z_SPEED, p, i))
-            row[LEN + 2 * Z_SPEED + p] = 0
-            for area in range(2):
-                caster = row[CASTER + 2 * p + area]
-                if row[ARMS + caster] != EMPTY:
-                    _to_discard(row, tab, row[ARMS + caster])
-                    row[ARMS + caster] = EMPTY
-            n = _units_of(row, p, scratch, 0)
-            for i in range(n):
-                if _is_dummy(tab, scratch[i]):
-                    _to_discard(row, tab, _leave_field(row, tab, scratch[i]))
-                else:
-                    _drop_enchants(row, tab, scratch[i])
-            kept = 0
-            for i in range(_zlen(row, Z_ENGR, p)):  # D16.4: checked engraves go
-                card = _zget(row, Z_ENGR, p, i)
-                if _zget(row, Z_ECHK, p, i):
-                    _zpush(row, Z_DISC, p, card)
-                else:
-                    row[_zbase(Z_ENGR, p) + kept] = card
-                    kept += 1
-            row[LEN + 2 * Z_ENGR + p] = kept
-            row[LEN + 2 * Z_ECHK + p] = kept
-            row[_zbase(Z_ECHK, p) : _zbase(Z_ECHK, p) + kept] = 0
-            for i in range(_zlen(row, Z_BCHK, p)):
-                row[_zbase(Z_BCHK, p) + i] = 0
-            row[CHK + row[CASTER + 2 * p]] = 0
-            row[CHK + row[CASTER + 2 * p + 1]] = 0
-            for i in range(_units_of(row, p, scratch, 0)):
-                row[CHK + scratch[i]] = 0
-        row[BPMOD : BPMOD + MAX_INSTANCES] = 0
-        row[SHIELD : SHIELD + MAX_INSTANCES] = 0
-        row[SHIFT] = row[SHIFT + 1] = 0
-        if row[FIRST] != EMPTY:  # D6.7
-            row[TOKEN] = row[FIRST] if tab[R_TOKEN_TO_FIRST] else 1 - row[FIRST]
-        if row[TURN] >= TURN_CAP:
-            _finish(row, -1, 1)
-    elif kind == F_SETTLE:  # D5.6
-        exact = tab[R_NEGATIVE_STATICS]
-        while True:
-            n = _units_of(row, 1, scratch, _units_of(row, 0, scratch, 0))
-            doomed = 0
-            for i in range(n):
-                u = scratch[i]
-                if (exact or _base_bp(row, tab, u) <= 0) and _bp(row, tab, u) <= 0:
-                    scratch[doomed] = u
-                    doomed += 1
-            if doomed == 0:
-                break
-            for i in range(doomed):
-                if _on_field(row, scratch[i]):
-                    _break(row, tab, scratch[i])
-        first = _order_first(row)
-        for p in (first, 1 - first):
-            if _zlen(row, Z_ENGR, p) > MAX_ENGRAVES:
-                _push(row, F_SETTLE, 0, 0, 0, 0)
-                _push(row, D_SCRAP, p, 0, 0, 0)
-                return
-        if _game_end(row):
-            return
-        if row[NTRIG]:
-            _push(row, F_SETTLE, 0, 0, 0, 0)
-            _push(row, F_NEXT_TRIGGER, 0, 0, 0, 0)
-    elif kind == F_NEXT_TRIGGER:  # D5.5: F's triggers first, in F's order (rule trigger_order=second: S's)
-        first = _order_first(row)
-        if tab[R_SECOND_TRIGGERS_FIRST]:
-            first = 1 - first
-        player = 1 - first
-        for i in range(row[NTRIG]):
-            if row[TRIG + 3 * i] == first:
-                player = first
-                break
-        n = _trigger_choices(row, tab, player, scratch)
-        if n > 1:
-            _push(row, D_ORDER, player, 0, 0, 0)
-        else:
-            _start_trigger(row, scratch[0], frame)
-    elif kind == F_TARGETS:  # D5.3, D5.3a
-        ref = frame[P_REF]
-        nt = frame[P_NT]
-        if nt == _ref(tab, ref, RF_N_SINGLE):
-            _push_copy(row, F_RESOLVE if frame[P_KIND] == PK_TRIGGER else F_PAY, frame)
-            return
-        sel = _single_selector(tab, ref, nt)
-        n = _candidates(row, tab, sel, frame[1], frame[P_SOURCE], scratch, True)
-        base = _sel(tab, sel, 0)
-        if base in (S_SELF, S_BEARER, S_BLOCKER) or n == 0:
-            frame[P_T + nt] = EMPTY if n == 0 else scratch[0]
-            frame[P_NT] = nt + 1
-            _push_copy(row, F_TARGETS, frame)
-        else:
-            _push_copy(row, D_TARGET, frame)
-    elif kind == F_PAY:  # D12.3: check the source and the engraves, then discards, then log
-        p = frame[1]
-        pkind = frame[P_KIND]
-        engrave = 0
-        if pkind == PK_ABILITY:
-            if _ref(tab, frame[P_REF], RF_CHECK_SELF):
-                row[CHK + frame[P_SOURCE]] = 1
-            engrave = _ref(tab, frame[P_REF], RF_ENGRAVE)
-        elif pkind == PK_SUB:
-            engrave = _icard(tab, frame[P_CARD], C_SUB_ENGRAVE)
-        elif pkind in (PK_CODE, PK_ARMS, PK_UNIT, PK_IDOL):
-            engrave = _inst(tab, frame[P_CARD], I_ENGRAVE)
-        if engrave:
-            _check_first(row, Z_ECHK, p, engrave)
-        _push_copy(row, D_PAY_DISCARD if frame[P_DISCARD] else F_PAY_LOG, frame)
+        _f_hand_limit(row, frame[1])
+    elif kind == F_CLEANUP:
+        _f_cleanup(row, tab)
+    elif kind == F_SETTLE:
+        _f_settle(row, tab)
+    elif kind == F_NEXT_TRIGGER:
+        _f_next_trigger(row, tab, frame)
+    elif kind == F_TARGETS:
+        _f_targets(row, tab, frame)
+    elif kind == F_PAY:
+        _f_pay(row, tab, frame)
     elif kind == F_PAY_LOG:
-        log = frame[P_LOG]
-        if row[COST_RED]:  # D22.2 cost_reduce: the code being paid
-            log = max(0, log - row[COST_RED])
-            row[COST_RED] = 0
-        if log:
-            frame[P_LOG] = log
-            _push_copy(row, D_PAY_SRC, frame)
-        else:
-            _push_copy(row, F_PAID, frame)
-            _push(row, F_SETTLE, 0, 0, 0, 0)
+        _f_pay_log(row, frame)
     elif kind == F_PAID:
-        p = frame[1]
-        pkind = frame[P_KIND]
-        if pkind in (PK_UNIT, PK_IDOL):  # D8.2(1), D19.1: enters open and normal; on_cast triggers
-            _zremove(row, Z_LIMBO, p, frame[P_CARD])
-            _place(row, frame[P_CARD], p, frame[P_DEST])
-            _queue_one(row, tab, E_ON_CAST, frame[P_CARD])
-            _push(row, F_SETTLE, 0, 0, 0, 0)
-        elif pkind == PK_ARMS:  # D2.8
-            _zremove(row, Z_LIMBO, p, frame[P_CARD])
-            row[ARMS + frame[P_T]] = frame[P_CARD]
-        elif frame[P_ACTION]:  # D10.4: the other player reacts first (rule reaction_first=actor: the actor)
-            _push_copy(row, F_RESOLVE, frame)
-            _push(row, D_REACT, p if tab[R_ACTOR_REACTS_FIRST] else 1 - p, 0, 0, 0)
-        elif pkind != PK_UPKEEP:
-            top = STACK + (row[SP] - 1) * FW
-            if tab[R_REACTION_STACK] and row[SP] > 0 and row[top] == D_REACT:
-                # rule reactions=stack (R-VD4): a reaction waits below the window
-                saved = row[top : top + FW].copy()
-                row[SP] -= 1
-                _push_copy(row, F_RESOLVE, frame)
-                _push_copy(row, D_REACT, saved)
-            else:
-                _push_copy(row, F_RESOLVE, frame)
+        _f_paid(row, tab, frame)
     elif kind == F_RESOLVE:
-        _push(row, F_SETTLE, 0, 0, 0, 0)
-        _push_copy(row, F_FINISH, frame)
-        for i in range(_ref(tab, frame[P_REF], RF_N_EFF) - 1, -1, -1):
-            frame[P_INDEX] = i
-            _push_copy(row, F_EFFECT, frame)
-    elif kind == F_FINISH:  # a played code goes to the discard unless attached (D2.7); a used sub's card too
-        card = frame[P_CARD]
-        if card != EMPTY and _zfind(row, Z_LIMBO, frame[1], card) >= 0:
-            _zremove(row, Z_LIMBO, frame[1], card)
-            _to_discard(row, tab, card)
+        _f_resolve(row, tab, frame)
+    elif kind == F_FINISH:
+        _f_finish(row, tab, frame)
     elif kind == F_EFFECT:
-        _effect_frame(row, tab, frame)
-    elif kind == F_MATERIAL:  # D14.2, D16.1
-        p, host, mkind, count = frame[1], frame[2], frame[3], frame[4]
-        if count <= 0 or (mkind != ENGRAVE and not _on_field(row, host)):
-            return
-        if _distinct_discard(row, tab, p) > 1:
-            _push(row, F_MATERIAL, p, host, mkind, count - 1)
-            _push(row, D_PICK, p, host, mkind, 0)
-            return
-        secret = 0
-        if _zlen(row, Z_DISC, p):
-            card = _zpop(row, Z_DISC, p)
-        elif _zlen(row, Z_DECK, p):
-            card = _zpop(row, Z_DECK, p)
-            secret = 1 if mkind != ENGRAVE else 0  # a closed enchant nobody has seen
-        else:
-            where = _hp_for_deck(row, p, 1) if tab[R_EVERY_USE] else -1
-            if where >= 0:  # rule library_out=every_use: an HP card stands in for the deck's top card
-                _push(row, F_MATERIAL, p, host, mkind, count)
-                _hp_to_deck_step(row, p, where)
-            return  # D14.2: nothing to make it from
-        _push(row, F_MATERIAL, p, host, mkind, count - 1)
-        _add_material(row, p, host, mkind, card, secret)
-    elif kind == F_BLOCK_STEP:  # D10.6
-        if _n_blockers(row, scratch):
-            _push(row, D_BLOCK, 1 - row[ATT_PLAYER], 0, 0, 0)
-        else:
-            _end_attack(row)
-    elif kind == F_ATTACK_DAMAGE:  # D10.7-D10.8
-        blocker, area, defender = row[BLOCKER], row[ATT_AREA], 1 - row[ATT_PLAYER]
-        attackers = row[NATT]  # attackers that left are gone from the list (`_leave_field`)
-        left = blocker == EMPTY or not _on_field(row, blocker) or row[AREA + blocker] != area
-        if attackers and left and tab[R_BLOCKER_RECHOSEN] and _n_blockers(row, scratch):
-            row[BLOCKER] = EMPTY
-            _push(row, D_BLOCK, defender, 0, 0, 0)
-            return
-        if attackers and not left:
-            damage = row[ATT_MOD]
-            for i in range(attackers):
-                damage += _bp(row, tab, row[ATTACKERS + i])
-            dealt = max(0, max(0, damage) - _shields(row, tab, blocker))
-            if _is_caster(tab, blocker):
-                _lose_hp(row, tab, blocker, dealt // _inst(tab, blocker, I_HP_VALUE))
-            elif dealt >= _bp(row, tab, blocker):
-                _break(row, tab, blocker)
-                if _n_units(row, defender, area) == 0:
-                    _lose_hp(row, tab, row[CASTER + 2 * defender + area], 1)
-        _end_attack(row)
-        _push(row, F_SETTLE, 0, 0, 0, 0)
+        _f_effect(row, tab, frame)
+    elif kind == F_MATERIAL:
+        _f_material(row, tab, frame[1], frame[2], frame[3], frame[4])
+    elif kind == F_BLOCK_STEP:
+        _f_block_step(row)
+    elif kind == F_ATTACK_DAMAGE:
+        _f_attack_damage(row, tab)
 
 
 @njit(cache=True)
@@ -2016,6 +2361,15 @@ def _move_options(row: Row, tab: Row, p: int, obj: int, out: Row, n: int) -> int
 
 
 @njit(cache=True)
+def _castable(row: Row, tab: Row, p: int, inst: int, scratch: Row) -> bool:
+    """D8.2(1): a unit or idol with somewhere to go (D8.3, D19.1) and its cost payable (D12.4)."""
+    if _inst(tab, inst, I_TYPE) not in (T_UNIT, T_IDOL) or _dest_options(row, tab, p, inst, scratch, 0) == 0:
+        return False
+    cost, discard, engrave = _inst(tab, inst, I_COST), _inst(tab, inst, I_DISCARD), _inst(tab, inst, I_ENGRAVE)
+    return _payable(row, tab, p, cost, discard, EMPTY, engrave, False, inst, EMPTY)
+
+
+@njit(cache=True)
 def _cast_options(row: Row, tab: Row, p: int, out: Row, n: int) -> int:
     """D8.2: casts, dummies, moves and removals (`decisions._cast_options`)."""
     scratch = row[SCR_CAST : SCR_CAST + 4]
@@ -2030,23 +2384,7 @@ def _cast_options(row: Row, tab: Row, p: int, out: Row, n: int) -> int:
                 continue
             inst = _zget(row, z, p, i)
             card = _inst(tab, inst, I_CARD)
-            kind = _inst(tab, inst, I_TYPE)
-            if (
-                kind in (T_UNIT, T_IDOL)
-                and _dest_options(row, tab, p, inst, scratch, 0) > 0
-                and _payable(
-                    row,
-                    tab,
-                    p,
-                    _inst(tab, inst, I_COST),
-                    _inst(tab, inst, I_DISCARD),
-                    EMPTY,
-                    _inst(tab, inst, I_ENGRAVE),
-                    False,
-                    inst,
-                    EMPTY,
-                )
-            ):
+            if _castable(row, tab, p, inst, scratch):
                 out[n] = _card(tab, card, C_CAST_S if speed else C_CAST)
                 n += 1
             col = C_DUMMY_S if speed else C_DUMMY
@@ -2094,56 +2432,45 @@ def _ability_ok(row: Row, tab: Row, p: int, obj: int, ref: int, timing: int, in_
 
 
 @njit(cache=True)
-def _item_options(row: Row, tab: Row, p: int, timing: int, out: Row, n: int) -> int:
-    """`decisions.item_options`: codes, arms, activated abilities and sub-effects usable now at `timing` (D5.4)."""
-    zones = 2 if row[FIRST] != EMPTY else 1
-    for zi in range(zones):
-        z = Z_HAND if zi == 0 else Z_SPEED
-        speed = zi == 1
-        for i in range(_zlen(row, z, p)):
-            if not _first_of_card(row, tab, z, p, i):
-                continue
-            inst = _zget(row, z, p, i)
-            card = _inst(tab, inst, I_CARD)
-            kind = _inst(tab, inst, I_TYPE)
-            cost, discard, engrave = _inst(tab, inst, I_COST), _inst(tab, inst, I_DISCARD), _inst(tab, inst, I_ENGRAVE)
-            if kind == T_CODE and _card(tab, card, C_CODE_TIMING) & timing:
-                if (
-                    _require_ok(row, p, _card(tab, card, C_CODE_REQUIRE))
-                    and _targets_exist(row, tab, p, EMPTY, _card(tab, card, C_CODE_REF))
-                    and _payable(row, tab, p, cost, discard, EMPTY, engrave, True, inst, EMPTY)
-                ):
-                    out[n] = _card(tab, card, C_PLAY_S if speed else C_PLAY)
-                    n += 1
-            elif (
-                kind == T_ARMS
-                and timing == M_FAST
-                and (row[ARMS + row[CASTER + 2 * p]] == EMPTY or row[ARMS + row[CASTER + 2 * p + 1]] == EMPTY)
-                and _payable(row, tab, p, cost, discard, EMPTY, engrave, False, inst, EMPTY)
-            ):
-                out[n] = _card(tab, card, C_PLAY_S if speed else C_PLAY)
-                n += 1
-            sub = _card(tab, card, C_SUB_REF)
-            if (
-                sub >= 0
-                and _card(tab, card, C_SUB_TIMING) & timing
-                and _require_ok(row, p, _card(tab, card, C_SUB_REQUIRE))
-                and _targets_exist(row, tab, p, EMPTY, sub)
-                and _payable(
-                    row,
-                    tab,
-                    p,
-                    _card(tab, card, C_SUB_LOG),
-                    _card(tab, card, C_SUB_DISCARD),
-                    EMPTY,
-                    _card(tab, card, C_SUB_ENGRAVE),
-                    False,
-                    inst,
-                    EMPTY,
-                )
-            ):
-                out[n] = _card(tab, card, C_SUB_S if speed else C_SUB)
-                n += 1
+def _card_items(row: Row, tab: Row, p: int, inst: int, speed: bool, timing: int, out: Row, n: int) -> int:
+    """A hand or speed-area card's items at `timing`: a code (D2.7, D5.3a), an arms in the fast phase (D9.2), its
+    sub-effect (D18.1)."""
+    card = _inst(tab, inst, I_CARD)
+    kind = _inst(tab, inst, I_TYPE)
+    cost, discard, engrave = _inst(tab, inst, I_COST), _inst(tab, inst, I_DISCARD), _inst(tab, inst, I_ENGRAVE)
+    if kind == T_CODE and _card(tab, card, C_CODE_TIMING) & timing:
+        if (
+            _require_ok(row, p, _card(tab, card, C_CODE_REQUIRE))
+            and _targets_exist(row, tab, p, EMPTY, _card(tab, card, C_CODE_REF))
+            and _payable(row, tab, p, cost, discard, EMPTY, engrave, True, inst, EMPTY)
+        ):
+            out[n] = _card(tab, card, C_PLAY_S if speed else C_PLAY)
+            n += 1
+    elif (
+        kind == T_ARMS
+        and timing == M_FAST
+        and (row[ARMS + row[CASTER + 2 * p]] == EMPTY or row[ARMS + row[CASTER + 2 * p + 1]] == EMPTY)
+        and _payable(row, tab, p, cost, discard, EMPTY, engrave, False, inst, EMPTY)
+    ):
+        out[n] = _card(tab, card, C_PLAY_S if speed else C_PLAY)
+        n += 1
+    sub = _card(tab, card, C_SUB_REF)
+    if (
+        sub >= 0
+        and _card(tab, card, C_SUB_TIMING) & timing
+        and _require_ok(row, p, _card(tab, card, C_SUB_REQUIRE))
+        and _targets_exist(row, tab, p, EMPTY, sub)
+    ):
+        log, sub_discard = _card(tab, card, C_SUB_LOG), _card(tab, card, C_SUB_DISCARD)
+        if _payable(row, tab, p, log, sub_discard, EMPTY, _card(tab, card, C_SUB_ENGRAVE), False, inst, EMPTY):
+            out[n] = _card(tab, card, C_SUB_S if speed else C_SUB)
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _field_uses(row: Row, tab: Row, p: int, timing: int, out: Row, n: int) -> int:
+    """Activated abilities of the player's field objects, a caster's arms' grants included (D2.9, D19.3)."""
     for slot in range(SLOT_COUNT):
         obj = _object_at(row, p, slot)
         if obj == EMPTY or _is_dummy(tab, obj):
@@ -2152,6 +2479,12 @@ def _item_options(row: Row, tab: Row, p: int, timing: int, out: Row, n: int) -> 
             if _ability_ok(row, tab, p, obj, _activated_ref(row, tab, obj, k), timing, False):
                 out[n] = tab[USE_BASE + slot * MAX_USES + k]
                 n += 1
+    return n
+
+
+@njit(cache=True)
+def _speed_uses(row: Row, tab: Row, p: int, timing: int, out: Row, n: int) -> int:
+    """Speed-tagged activated abilities of the player's speed-area cards, one action per card id (D19.3)."""
     start = n
     for i in range(_zlen(row, Z_SPEED, p)):
         inst = _zget(row, Z_SPEED, p, i)
@@ -2168,6 +2501,19 @@ def _item_options(row: Row, tab: Row, p: int, timing: int, out: Row, n: int) -> 
                     out[n] = action
                     n += 1
     return n
+
+
+@njit(cache=True)
+def _item_options(row: Row, tab: Row, p: int, timing: int, out: Row, n: int) -> int:
+    """`decisions.item_options`: codes, arms, activated abilities and sub-effects usable now at `timing` (D5.4),
+    from hand, then (once F is decided, D5.7) the speed area."""
+    for zi in range(2 if row[FIRST] != EMPTY else 1):
+        z = Z_HAND if zi == 0 else Z_SPEED
+        for i in range(_zlen(row, z, p)):
+            if _first_of_card(row, tab, z, p, i):
+                n = _card_items(row, tab, p, _zget(row, z, p, i), zi == 1, timing, out, n)
+    n = _field_uses(row, tab, p, timing, out, n)
+    return _speed_uses(row, tab, p, timing, out, n)
 
 
 @njit(cache=True)
@@ -2244,372 +2590,638 @@ def _source_options(row: Row, tab: Row, p: int, col: int, col_speed: int, out: R
 
 
 @njit(cache=True)
+def _can_god_draw(row: Row, p: int) -> bool:
+    """D17.1: a normal burst to take."""
+    return _normal(row, Z_BCHK, p) > 0
+
+
+@njit(cache=True)
+def _card_options(row: Row, tab: Row, z: int, p: int, col: int, out: Row, n: int) -> int:
+    """One action (card column `col`) per card id of zone `z`, in its order (`decisions._distinct`)."""
+    for i in range(_zlen(row, z, p)):
+        if _first_of_card(row, tab, z, p, i):
+            out[n] = _card(tab, _inst(tab, _zget(row, z, p, i), I_CARD), col)
+            n += 1
+    return n
+
+
+# -- decision options (`decisions.OPTIONS`): `(row, tab, p, base, out)`, the frame's data at `row[base:]` ----
+
+
+@njit(cache=True)
+def _o_place(row: Row, tab: Row, p: int, base: int, out: Row) -> int:
+    """D4.1: which caster goes to BA1."""
+    n = 0
+    for i in range(_zlen(row, Z_PLACED, p)):
+        out[n] = _card(tab, _inst(tab, _zget(row, Z_PLACED, p, i), I_CARD), C_PLACE)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _o_mull(row: Row, tab: Row, p: int, base: int, out: Row) -> int:
+    """D4.6: set a card aside, or keep."""
+    n = _source_options(row, tab, p, C_MULL, -1, out, 0)
+    out[n] = tab[A_KEEP]
+    return n + 1
+
+
+@njit(cache=True)
+def _o_win(row: Row, tab: Row, p: int, base: int, out: Row) -> int:
+    """D6.3 (gear change), D8.2 and D9.2 windows with their timing's items (D5.4); D17.2 god draw (rule
+    god_draw_windows); DONE closes the window."""
+    phase = row[base + 2]
+    n = 0
+    if phase == W_SPEED:
+        if not row[GEARED + p]:
+            n = _card_options(row, tab, Z_HAND, p, C_GEAR, out, n)
+        n = _item_options(row, tab, p, M_SPEED, out, n)
+    elif phase == W_CAST:
+        n = _cast_options(row, tab, p, out, n)
+        n = _item_options(row, tab, p, M_CAST, out, n)
+    else:
+        n = _item_options(row, tab, p, M_FAST, out, n)
+    if (phase == W_CAST or tab[R_GOD_DRAW_EVERYWHERE]) and _can_god_draw(row, p):
+        out[n] = tab[A_GODDRAW]
+        n += 1
+    out[n] = tab[A_DONE]
+    return n + 1
+
+
+@njit(cache=True)
+def _o_dest(row: Row, tab: Row, p: int, base: int, out: Row) -> int:
+    """D8.3, D19.1: where the cast unit fits."""
+    return _dest_options(row, tab, p, row[base + P_CARD], out, 0)
+
+
+@njit(cache=True)
+def _o_move_to(row: Row, tab: Row, p: int, base: int, out: Row) -> int:
+    """D8.2(3), D19.5: where the moved unit or idol fits."""
+    return _move_options(row, tab, p, row[base + 2], out, 0)
+
+
+@njit(cache=True)
+def _o_upkeep(row: Row, tab: Row, p: int, base: int, out: Row) -> int:
+    """D19.4: pay the upkeep (a normal idol whose log is payable), or check the idol."""
+    idol = row[base + 2]
+    n = 0
+    if not row[CHK + idol] and _payable(row, tab, p, _inst(tab, idol, I_UPKEEP), 0, EMPTY, 0, False, EMPTY, EMPTY):
+        out[n] = tab[A_UPKEEP_PAY]
+        n += 1
+    out[n] = tab[A_UPKEEP_CHECK]
+    return n + 1
+
+
+@njit(cache=True)
+def _target_candidates(row: Row, tab: Row, p: int, base: int, out: Row) -> int:
+    """D5.3: an arms' casters without arms (D2.8), else the next single-target selector's candidates (D22.6)."""
+    if row[base + P_KIND] != PK_ARMS:
+        sel = _single_selector(tab, row[base + P_REF], row[base + P_NT])
+        return _candidates(row, tab, sel, p, row[base + P_SOURCE], out, True)
+    m = 0
+    for area in range(2):
+        caster = row[CASTER + 2 * p + area]
+        if row[ARMS + caster] == EMPTY:
+            out[m] = caster
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def _o_target(row: Row, tab: Row, p: int, base: int, out: Row) -> int:
+    """D5.3: one TARGET per candidate, by seat and slot."""
+    scratch = row[SCR_LEG : SCR_LEG + 16]
+    n = 0
+    for i in range(_target_candidates(row, tab, p, base, scratch)):
+        obj = scratch[i]
+        out[n] = _slot_action(tab, G_TARGET1 + _owner(tab, obj), _slot_of(row, tab, obj))
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _o_pay_discard(row: Row, tab: Row, p: int, base: int, out: Row) -> int:
+    """D12.3 discard costs, never discarding a card the rest of the payment needs."""
+    code = row[base + P_KIND] == PK_CODE
+    log, discard, played = row[base + P_LOG], row[base + P_DISCARD], row[base + P_CARD]
+    n = 0
+    for zi in range(2 if row[FIRST] != EMPTY else 1):
+        z = Z_HAND if zi == 0 else Z_SPEED
+        for i in range(_zlen(row, z, p)):
+            if not _first_of_card(row, tab, z, p, i):
+                continue
+            inst = _zget(row, z, p, i)
+            if _payable(row, tab, p, log, discard - 1, EMPTY, 0, code, played, inst):
+                out[n] = _card(tab, _inst(tab, inst, I_CARD), C_DISCARD if zi == 0 else C_DISCARD_S)
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def _payment_subs(row: Row, tab: Row, p: int, base: int, out: Row, n: int) -> int:
+    """D18.3: PAYMENT sub-effects usable while paying for a code, if the sources still cover the rest."""
+    log, played = row[base + P_LOG], row[base + P_CARD]
+    for zi in range(2 if row[FIRST] != EMPTY else 1):
+        z = Z_HAND if zi == 0 else Z_SPEED
+        for i in range(_zlen(row, z, p)):
+            if not _first_of_card(row, tab, z, p, i):
+                continue
+            inst = _zget(row, z, p, i)
+            card = _inst(tab, inst, I_CARD)
+            if _card(tab, card, C_SUB_REF) < 0 or not _card(tab, card, C_SUB_TIMING) & M_PAYMENT:
+                continue
+            rest = max(0, log - _card(tab, card, C_SUB_REDUCE)) + _card(tab, card, C_SUB_LOG)
+            sub_discard, sub_engrave = _card(tab, card, C_SUB_DISCARD), _card(tab, card, C_SUB_ENGRAVE)
+            if _payable(row, tab, p, rest, sub_discard, EMPTY, sub_engrave, True, played, inst):
+                out[n] = _card(tab, card, C_SUB if zi == 0 else C_SUB_S)
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def _o_pay_src(row: Row, tab: Row, p: int, base: int, out: Row) -> int:
+    """D12.1 log sources by kind; D18.3 PAYMENT sub-effects while paying for a code."""
+    n = 0
+    if _can_god_draw(row, p):  # a normal burst
+        out[n] = tab[A_PAY]
+        n += 1
+    if _normal(row, Z_ECHK, p):
+        out[n] = tab[A_PAY + 1]
+        n += 1
+    for area in range(2):
+        if not row[CHK + row[CASTER + 2 * p + area]]:
+            out[n] = tab[A_PAY + 2 + area]
+            n += 1
+    idol = row[IDOL + p]
+    if idol != EMPTY and not row[CHK + idol]:
+        out[n] = tab[A_PAY + 4]
+        n += 1
+    if row[base + P_KIND] == PK_CODE:
+        n = _payment_subs(row, tab, p, base, out, n)
+    return n
+
+
+@njit(cache=True)
+def _o_aturn(row: Row, tab: Row, p: int, base: int, out: Row) -> int:
+    """D10.2: god draws, an attacker (when an enemy area can be attacked, D10.5), ACTION items, or pass."""
+    n = 0
+    if _can_god_draw(row, p):
+        out[n] = tab[A_GODDRAW]
+        n += 1
+    if _attack_area_ok(row, p, 0) or _attack_area_ok(row, p, 1):
+        n = _attackers_options(row, tab, p, -1, out, n)
+    n = _item_options(row, tab, p, M_ACTION, out, n)
+    out[n] = tab[A_PASS]
+    return n + 1
+
+
+@njit(cache=True)
+def _o_abuild(row: Row, tab: Row, p: int, base: int, out: Row) -> int:
+    """D10.5: another attacker, or the enemy battle area to attack."""
+    n = _attackers_options(row, tab, p, base, out, 0)
+    for area in range(2):
+        if _attack_area_ok(row, p, area):
+            out[n] = tab[A_ATTACK + area]
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _o_block(row: Row, tab: Row, p: int, base: int, out: Row) -> int:
+    """D10.6: god draws, then a blocker (the area's units, its caster if it has HP)."""
+    n = 0
+    if _can_god_draw(row, p):
+        out[n] = tab[A_GODDRAW]
+        n += 1
+    scratch = row[SCR_LEG : SCR_LEG + 4]
+    for i in range(_n_blockers(row, scratch)):
+        out[n] = _slot_action(tab, G_BLOCK, _slot_of(row, tab, scratch[i]))
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _o_react(row: Row, tab: Row, p: int, base: int, out: Row) -> int:
+    """D10.4: god draws, REACTION items, or pass."""
+    n = 0
+    if _can_god_draw(row, p):
+        out[n] = tab[A_GODDRAW]
+        n += 1
+    n = _item_options(row, tab, p, M_REACTION, out, n)
+    out[n] = tab[A_PASS]
+    return n + 1
+
+
+@njit(cache=True)
+def _o_pick(row: Row, tab: Row, p: int, base: int, out: Row) -> int:
+    """D14.2, D16.1: a material card id of the discard."""
+    return _card_options(row, tab, Z_DISC, p, C_MATERIAL, out, 0)
+
+
+@njit(cache=True)
+def _o_scrap(row: Row, tab: Row, p: int, base: int, out: Row) -> int:
+    """D16.3: one engrave to discard, one choice per (card id, checked)."""
+    n = 0
+    for i in range(_zlen(row, Z_ENGR, p)):
+        card = _inst(tab, _zget(row, Z_ENGR, p, i), I_CARD)
+        checked = _zget(row, Z_ECHK, p, i)
+        seen = False
+        for j in range(i):
+            if _inst(tab, _zget(row, Z_ENGR, p, j), I_CARD) == card and _zget(row, Z_ECHK, p, j) == checked:
+                seen = True
+                break
+        if not seen:
+            out[n] = tab[A_SCRAP + i]
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _o_order(row: Row, tab: Row, p: int, base: int, out: Row) -> int:
+    """D5.5: which of the player's simultaneous triggers resolves next."""
+    scratch = row[SCR_LEG : SCR_LEG + TRIG_CAP]
+    n = 0
+    for j in range(_trigger_choices(row, tab, p, scratch)):
+        out[n] = tab[A_FIRST + j]
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _o_hpdraw(row: Row, tab: Row, p: int, base: int, out: Row) -> int:
+    """D20.1 (and rule library_out=every_use, D20.2): which caster's HP card stands in for the deck card."""
+    n = 0
+    for area in range(2):
+        if _hp_len(row, p, area):
+            out[n] = tab[A_HPDRAW + area]
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _o_limit(row: Row, tab: Row, p: int, base: int, out: Row) -> int:
+    """D11.2: a hand card id to discard."""
+    return _card_options(row, tab, Z_HAND, p, C_DISCARD, out, 0)
+
+
+@njit(cache=True)
 def legal_actions(row: Row, tab: Row, out: Row) -> int:
-    """The legal action ids at the top decision frame, written to `out` (at least `tab[N_ACTIONS]` long)."""
+    """The legal action ids at the top decision frame, written to `out` (at least `tab[N_ACTIONS]` long):
+    `decisions.OPTIONS[kind]`."""
     if row[PHASE] == PH_OVER or row[SP] == 0:
         return 0
     base = STACK + (row[SP] - 1) * FW
     kind = row[base]
     p = row[base + 1]
-    n = 0
-    can_god_draw = _normal(row, Z_BCHK, p) > 0
     if kind == D_PLACE:
-        for i in range(_zlen(row, Z_PLACED, p)):
-            out[n] = _card(tab, _inst(tab, _zget(row, Z_PLACED, p, i), I_CARD), C_PLACE)
-            n += 1
-        return n
+        return _o_place(row, tab, p, base, out)
     if kind == D_MULL:
-        n = _source_options(row, tab, p, C_MULL, -1, out, 0)
-        out[n] = tab[A_KEEP]
-        return n + 1
+        return _o_mull(row, tab, p, base, out)
     if kind == D_WIN:
-        phase = row[base + 2]
-        if phase == W_SPEED:
-            if not row[GEARED + p]:  # D6.3
-                for i in range(_zlen(row, Z_HAND, p)):
-                    if _first_of_card(row, tab, Z_HAND, p, i):
-                        out[n] = _card(tab, _inst(tab, _zget(row, Z_HAND, p, i), I_CARD), C_GEAR)
-                        n += 1
-            n = _item_options(row, tab, p, M_SPEED, out, n)
-        elif phase == W_CAST:
-            n = _cast_options(row, tab, p, out, n)
-            n = _item_options(row, tab, p, M_CAST, out, n)
-        else:
-            n = _item_options(row, tab, p, M_FAST, out, n)
-        if (phase == W_CAST or tab[R_GOD_DRAW_EVERYWHERE]) and can_god_draw:  # D17.2
-            out[n] = tab[A_GODDRAW]
-            n += 1
-        out[n] = tab[A_DONE]
-        return n + 1
+        return _o_win(row, tab, p, base, out)
     if kind == D_DEST:
-        return _dest_options(row, tab, p, row[base + P_CARD], out, 0)
+        return _o_dest(row, tab, p, base, out)
     if kind == D_MOVE_TO:
-        return _move_options(row, tab, p, row[base + 2], out, 0)
-    if kind == D_UPKEEP_IDOL:  # D19.4
-        idol = row[base + 2]
-        if not row[CHK + idol] and _payable(row, tab, p, _inst(tab, idol, I_UPKEEP), 0, EMPTY, 0, False, EMPTY, EMPTY):
-            out[n] = tab[A_UPKEEP_PAY]
-            n += 1
-        out[n] = tab[A_UPKEEP_CHECK]
-        return n + 1
+        return _o_move_to(row, tab, p, base, out)
+    if kind == D_UPKEEP_IDOL:
+        return _o_upkeep(row, tab, p, base, out)
     if kind == D_TARGET:
-        scratch = row[SCR_LEG : SCR_LEG + 16]
-        if row[base + P_KIND] == PK_ARMS:  # D2.8: one arms per caster
-            m = 0
-            for area in range(2):
-                caster = row[CASTER + 2 * p + area]
-                if row[ARMS + caster] == EMPTY:
-                    scratch[m] = caster
-                    m += 1
-        else:
-            sel = _single_selector(tab, row[base + P_REF], row[base + P_NT])
-            m = _candidates(row, tab, sel, p, row[base + P_SOURCE], scratch, True)
-        for i in range(m):
-            obj = scratch[i]
-            out[n] = _slot_action(tab, G_TARGET1 + _owner(tab, obj), _slot_of(row, tab, obj))
-            n += 1
-        return n
-    if kind == D_PAY_DISCARD:  # D12.3, never discarding a card the rest of the payment needs
-        code = row[base + P_KIND] == PK_CODE
-        log, discard, played = row[base + P_LOG], row[base + P_DISCARD], row[base + P_CARD]
-        zones = 2 if row[FIRST] != EMPTY else 1
-        for zi in range(zones):
-            z = Z_HAND if zi == 0 else Z_SPEED
-            for i in range(_zlen(row, z, p)):
-                if not _first_of_card(row, tab, z, p, i):
-                    continue
-                inst = _zget(row, z, p, i)
-                if _payable(row, tab, p, log, discard - 1, EMPTY, 0, code, played, inst):
-                    out[n] = _card(tab, _inst(tab, inst, I_CARD), C_DISCARD if zi == 0 else C_DISCARD_S)
-                    n += 1
-        return n
-    if kind == D_PAY_SRC:  # D12.1 log sources by kind; D18.3 PAYMENT sub-effects while paying for a code
-        if can_god_draw:
-            out[n] = tab[A_PAY]
-            n += 1
-        if _normal(row, Z_ECHK, p):
-            out[n] = tab[A_PAY + 1]
-            n += 1
-        for area in range(2):
-            if not row[CHK + row[CASTER + 2 * p + area]]:
-                out[n] = tab[A_PAY + 2 + area]
-                n += 1
-        idol = row[IDOL + p]
-        if idol != EMPTY and not row[CHK + idol]:
-            out[n] = tab[A_PAY + 4]
-            n += 1
-        if row[base + P_KIND] == PK_CODE:
-            log, played = row[base + P_LOG], row[base + P_CARD]
-            zones = 2 if row[FIRST] != EMPTY else 1
-            for zi in range(zones):
-                z = Z_HAND if zi == 0 else Z_SPEED
-                for i in range(_zlen(row, z, p)):
-                    if not _first_of_card(row, tab, z, p, i):
-                        continue
-                    inst = _zget(row, z, p, i)
-                    card = _inst(tab, inst, I_CARD)
-                    if _card(tab, card, C_SUB_REF) < 0 or not _card(tab, card, C_SUB_TIMING) & M_PAYMENT:
-                        continue
-                    rest = max(0, log - _card(tab, card, C_SUB_REDUCE)) + _card(tab, card, C_SUB_LOG)
-                    sub_discard, sub_engrave = _card(tab, card, C_SUB_DISCARD), _card(tab, card, C_SUB_ENGRAVE)
-                    if _payable(row, tab, p, rest, sub_discard, EMPTY, sub_engrave, True, played, inst):
-                        out[n] = _card(tab, card, C_SUB if zi == 0 else C_SUB_S)
-                        n += 1
-        return n
-    if kind == D_ATURN:  # D10.2
-        if can_god_draw:
-            out[n] = tab[A_GODDRAW]
-            n += 1
-        if _attack_area_ok(row, p, 0) or _attack_area_ok(row, p, 1):
-            n = _attackers_options(row, tab, p, -1, out, n)
-        n = _item_options(row, tab, p, M_ACTION, out, n)
-        out[n] = tab[A_PASS]
-        return n + 1
-    if kind == D_ABUILD:  # D10.5
-        n = _attackers_options(row, tab, p, base, out, n)
-        for area in range(2):
-            if _attack_area_ok(row, p, area):
-                out[n] = tab[A_ATTACK + area]
-                n += 1
-        return n
-    if kind == D_BLOCK:  # D10.6
-        if can_god_draw:
-            out[n] = tab[A_GODDRAW]
-            n += 1
-        scratch = row[SCR_LEG : SCR_LEG + 4]
-        for i in range(_n_blockers(row, scratch)):
-            out[n] = _slot_action(tab, G_BLOCK, _slot_of(row, tab, scratch[i]))
-            n += 1
-        return n
-    if kind == D_REACT:  # D10.4
-        if can_god_draw:
-            out[n] = tab[A_GODDRAW]
-            n += 1
-        n = _item_options(row, tab, p, M_REACTION, out, n)
-        out[n] = tab[A_PASS]
-        return n + 1
-    if kind == D_PICK:  # D14.2, D16.1
-        for i in range(_zlen(row, Z_DISC, p)):
-            if _first_of_card(row, tab, Z_DISC, p, i):
-                out[n] = _card(tab, _inst(tab, _zget(row, Z_DISC, p, i), I_CARD), C_MATERIAL)
-                n += 1
-        return n
-    if kind == D_SCRAP:  # D16.3: one per (card id, checked)
-        for i in range(_zlen(row, Z_ENGR, p)):
-            card = _inst(tab, _zget(row, Z_ENGR, p, i), I_CARD)
-            checked = _zget(row, Z_ECHK, p, i)
-            seen = False
-            for j in range(i):
-                if _inst(tab, _zget(row, Z_ENGR, p, j), I_CARD) == card and _zget(row, Z_ECHK, p, j) == checked:
-                    seen = True
-                    break
-            if not seen:
-                out[n] = tab[A_SCRAP + i]
-                n += 1
-        return n
-    if kind == D_ORDER:  # D5.5
-        scratch = row[SCR_LEG : SCR_LEG + TRIG_CAP]
-        for j in range(_trigger_choices(row, tab, p, scratch)):
-            out[n] = tab[A_FIRST + j]
-            n += 1
-        return n
-    if kind == D_LIMIT:  # D11.2
-        for i in range(_zlen(row, Z_HAND, p)):
-            if _first_of_card(row, tab, Z_HAND, p, i):
-                out[n] = _card(tab, _inst(tab, _zget(row, Z_HAND, p, i), I_CARD), C_DISCARD)
-                n += 1
-        return n
-    if kind in (D_HPDRAW, D_HPDECK):  # D20.1; rule library_out=every_use (D20.2)
-        for area in range(2):
-            if _hp_len(row, p, area):
-                out[n] = tab[A_HPDRAW + area]
-                n += 1
-        return n
+        return _o_target(row, tab, p, base, out)
+    if kind == D_PAY_DISCARD:
+        return _o_pay_discard(row, tab, p, base, out)
+    if kind == D_PAY_SRC:
+        return _o_pay_src(row, tab, p, base, out)
+    if kind == D_ATURN:
+        return _o_aturn(row, tab, p, base, out)
+    if kind == D_ABUILD:
+        return _o_abuild(row, tab, p, base, out)
+    if kind == D_BLOCK:
+        return _o_block(row, tab, p, base, out)
+    if kind == D_REACT:
+        return _o_react(row, tab, p, base, out)
+    if kind == D_PICK:
+        return _o_pick(row, tab, p, base, out)
+    if kind == D_SCRAP:
+        return _o_scrap(row, tab, p, base, out)
+    if kind == D_ORDER:
+        return _o_order(row, tab, p, base, out)
+    if kind == D_HPDRAW:
+        return _o_hpdraw(row, tab, p, base, out)
+    if kind == D_HPDECK:
+        return _o_hpdraw(row, tab, p, base, out)
+    if kind == D_LIMIT:
+        return _o_limit(row, tab, p, base, out)
     return 0
+
+
+# -- decision effects (`decisions.APPLY`): `(row, tab, action, p, frame)`, the popped frame in `frame` ------
+
+
+@njit(cache=True)
+def _a_place(row: Row, tab: Row, action: int, p: int, frame: Row) -> None:
+    """D4.1: the chosen caster goes to BA1, the other to BA2."""
+    card = _dec(tab, action, D_CARD)
+    a, b = _zget(row, Z_PLACED, p, 0), _zget(row, Z_PLACED, p, 1)
+    if _inst(tab, a, I_CARD) != card and _inst(tab, b, I_CARD) == card:
+        row[_zbase(Z_PLACED, p)] = b
+        row[_zbase(Z_PLACED, p) + 1] = a
+
+
+@njit(cache=True)
+def _a_mull(row: Row, tab: Row, action: int, p: int, frame: Row) -> None:
+    """D4.6: set cards aside one at a time (secretly), then KEEP."""
+    if _dec(tab, action, D_VERB) == V_KEEP:
+        return
+    inst = _zlast_card(row, tab, Z_HAND, p, _dec(tab, action, D_CARD))
+    _zremove(row, Z_HAND, p, inst)
+    _zpush(row, Z_MULL, p, inst)
+    _push(row, D_MULL, p, 0, 0, 0)
+
+
+@njit(cache=True)
+def _cast_dummy(row: Row, tab: Row, p: int, inst: int, area: int) -> None:
+    """D15.1: closed and checked, size S, BP 50; a card taken from the open speed area stays known (R-D11)."""
+    known = _zfind(row, Z_SPEED, p, inst) >= 0
+    _take(row, p, inst)
+    slot = 0
+    while row[DUMMY + 4 * p + slot] != EMPTY:
+        slot += 1
+    row[DUMMY + 4 * p + slot] = inst
+    row[DKNOWN + 4 * p + slot] = 1 if known else 0
+    token = tab[N_INST] + 4 * p + slot
+    _place(row, token, p, area)
+    row[CHK + token] = 1
+
+
+@njit(cache=True)
+def _a_win(row: Row, tab: Row, action: int, p: int, frame: Row) -> None:
+    """D6.3 gear change, D8.2 cast actions (cast, dummy, move, remove), D17 god draw or an item (D5.3); the window
+    stays open until DONE."""
+    verb = _dec(tab, action, D_VERB)
+    if verb == V_DONE:
+        return
+    phase = frame[2]
+    _push(row, D_WIN, p, phase, 0, 0)
+    card = _dec(tab, action, D_CARD)
+    zone = Z_SPEED if _dec(tab, action, D_SPEED) else Z_HAND
+    if verb == V_GODDRAW:
+        _god_draw(row, p)
+    elif verb == V_GEAR:
+        inst = _zlast_card(row, tab, Z_HAND, p, card)
+        _take(row, p, inst)
+        _zpush(row, Z_GEAR, p, inst)
+        row[GEARED + p] = 1
+    elif verb == V_DUMMY:
+        _cast_dummy(row, tab, p, _zlast_card(row, tab, zone, p, card), _dec(tab, action, D_AREA))
+    elif verb == V_CAST:  # D8.2(1): to limbo, then its destination and payment
+        inst = _zlast_card(row, tab, zone, p, card)
+        _take(row, p, inst)
+        _zpush(row, Z_LIMBO, p, inst)
+        pkind = PK_IDOL if _inst(tab, inst, I_TYPE) == T_IDOL else PK_UNIT
+        _new_play(frame, p, pkind, inst, EMPTY, EMPTY, _inst(tab, inst, I_COST), _inst(tab, inst, I_DISCARD), 0)
+        _push_copy(row, D_DEST, frame)
+    elif verb == V_MOVE:
+        _push(row, D_MOVE_TO, p, _object_at(row, p, _dec(tab, action, D_SLOT)), 0, 0)
+    elif verb == V_REMOVE:  # D8.2(4): not a break
+        obj = _object_at(row, p, _dec(tab, action, D_SLOT))
+        _to_discard(row, tab, _leave_field(row, tab, obj))
+    else:
+        timing = M_SPEED if phase == W_SPEED else (M_CAST if phase == W_CAST else M_FAST)
+        _apply_item(row, tab, p, action, timing, frame)
+
+
+@njit(cache=True)
+def _a_dest(row: Row, tab: Row, action: int, p: int, frame: Row) -> None:
+    """D8.2(1): the cast unit's destination; then its payment."""
+    frame[P_DEST] = _dec(tab, action, D_AREA)
+    _push_copy(row, F_PAY, frame)
+
+
+@njit(cache=True)
+def _a_move_to(row: Row, tab: Row, action: int, p: int, frame: Row) -> None:
+    """D8.2(3), D19.5: once per object and cast phase."""
+    obj = frame[2]
+    area = row[AREA + obj]
+    if area == IDOL_AREA:
+        row[IDOL + p] = EMPTY
+    else:
+        _remove_unit(row, p, area, obj)
+    _place(row, obj, p, _dec(tab, action, D_AREA))
+    row[MOVED + row[NMOVED]] = obj
+    row[NMOVED] += 1
+
+
+@njit(cache=True)
+def _a_upkeep(row: Row, tab: Row, action: int, p: int, frame: Row) -> None:
+    """D19.4: pay the upkeep in log, or the idol is checked."""
+    idol = frame[2]
+    if _dec(tab, action, D_VERB) == V_UPKEEP_PAY:
+        _new_play(frame, p, PK_UPKEEP, EMPTY, idol, EMPTY, _inst(tab, idol, I_UPKEEP), 0, 0)
+        _push_copy(row, F_PAY, frame)
+    else:
+        row[CHK + idol] = 1
+
+
+@njit(cache=True)
+def _a_target(row: Row, tab: Row, action: int, p: int, frame: Row) -> None:
+    """D5.3: the chosen object; then the next target, or an arms' payment."""
+    obj = _object_at(row, _dec(tab, action, D_SEAT), _dec(tab, action, D_SLOT))
+    frame[P_T + frame[P_NT]] = obj
+    frame[P_NT] += 1
+    _push_copy(row, F_PAY if frame[P_KIND] == PK_ARMS else F_TARGETS, frame)
+
+
+@njit(cache=True)
+def _a_pay_discard(row: Row, tab: Row, action: int, p: int, frame: Row) -> None:
+    """D12.3: one card discarded; then the next discard, or the log."""
+    inst = _zlast_card(row, tab, Z_SPEED if _dec(tab, action, D_SPEED) else Z_HAND, p, _dec(tab, action, D_CARD))
+    _take(row, p, inst)
+    _to_discard(row, tab, inst)
+    frame[P_DISCARD] -= 1
+    _push_copy(row, D_PAY_DISCARD if frame[P_DISCARD] else F_PAY_LOG, frame)
+
+
+@njit(cache=True)
+def _a_pay_src(row: Row, tab: Row, action: int, p: int, frame: Row) -> None:
+    """D12.1: one log source checked; D18.3: a PAYMENT sub-effect resolves, then the payment goes on."""
+    if _dec(tab, action, D_VERB) == V_SUB:
+        _push_copy(row, F_PAY_LOG, frame)
+        _apply_item(row, tab, p, action, M_PAYMENT, frame)
+        return
+    source = _dec(tab, action, D_SOURCE)  # `actions.PAY_SOURCES` order
+    if source == 0:
+        _check_first(row, Z_BCHK, p, 1)
+    elif source == 1:
+        _check_first(row, Z_ECHK, p, 1)
+    elif source == 4:
+        row[CHK + row[IDOL + p]] = 1
+    else:
+        row[CHK + row[CASTER + 2 * p + source - 2]] = 1
+    frame[P_LOG] -= 1
+    _push_copy(row, F_PAY_LOG, frame)
+
+
+@njit(cache=True)
+def _a_aturn(row: Row, tab: Row, action: int, p: int, frame: Row) -> None:
+    """D10.2-D10.3: god draws keep the turn; pass twice in a row ends the phase; 200 turns cap it."""
+    verb = _dec(tab, action, D_VERB)
+    passes, count = frame[2], frame[3]
+    if verb == V_GODDRAW:
+        _god_draw(row, p)
+        _push(row, D_ATURN, p, passes, count, 0)
+        return
+    if verb == V_PASS and passes:
+        return
+    if count + 1 < ACTION_TURN_CAP:
+        _push(row, D_ATURN, 1 - p, 1 if verb == V_PASS else 0, count + 1, 0)
+    if verb == V_ATTACKER:
+        _push(row, D_ABUILD, p, 1, _object_at(row, p, _dec(tab, action, D_SLOT)), 0)
+    elif verb != V_PASS:
+        _apply_item(row, tab, p, action, M_ACTION, frame)
+
+
+@njit(cache=True)
+def _a_abuild(row: Row, tab: Row, action: int, p: int, frame: Row) -> None:
+    """D10.5: one attack by every chosen unit; checking them is its cost; on_attack triggers resolve."""
+    if _dec(tab, action, D_VERB) == V_ATTACKER:
+        frame[3 + frame[2]] = _object_at(row, p, _dec(tab, action, D_SLOT))
+        frame[2] += 1
+        _push_copy(row, D_ABUILD, frame)
+        return
+    row[NATT] = frame[2]
+    for k in range(frame[2]):
+        row[ATTACKERS + k] = frame[3 + k]
+        row[CHK + frame[3 + k]] = 1
+    row[ATT_PLAYER] = p
+    row[ATT_AREA] = _dec(tab, action, D_AREA)
+    row[BLOCKER] = EMPTY
+    row[ATT_MOD] = 0
+    _queue_event(row, tab, E_ON_ATTACK, frame[3:], frame[2])
+    _push(row, F_BLOCK_STEP, 0, 0, 0, 0)
+    _push(row, F_SETTLE, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _a_block(row: Row, tab: Row, action: int, p: int, frame: Row) -> None:
+    """D10.6: the blocker is fixed; on_block triggers, then the reaction window (D10.4, rule reaction_first)."""
+    if _dec(tab, action, D_VERB) == V_GODDRAW:
+        _god_draw(row, p)
+        _push(row, D_BLOCK, p, 0, 0, 0)
+        return
+    row[BLOCKER] = _object_at(row, p, _dec(tab, action, D_SLOT))
+    _queue_one(row, tab, E_ON_BLOCK, row[BLOCKER])
+    _push(row, F_ATTACK_DAMAGE, 0, 0, 0, 0)
+    _push(row, D_REACT, 1 - p if tab[R_ACTOR_REACTS_FIRST] else p, 0, 0, 0)
+    _push(row, F_SETTLE, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _a_react(row: Row, tab: Row, action: int, p: int, frame: Row) -> None:
+    """D10.4: reactions resolve at once; the right alternates; two passes in a row close the window."""
+    verb = _dec(tab, action, D_VERB)
+    passes = frame[2]
+    if verb == V_GODDRAW:
+        _god_draw(row, p)
+        _push(row, D_REACT, p, passes, 0, 0)
+    elif verb == V_PASS:
+        if not passes:
+            _push(row, D_REACT, 1 - p, 1, 0, 0)
+    else:
+        _push(row, D_REACT, 1 - p, 0, 0, 0)
+        _apply_item(row, tab, p, action, M_REACTION, frame)
+
+
+@njit(cache=True)
+def _a_pick(row: Row, tab: Row, action: int, p: int, frame: Row) -> None:
+    """D14.2, D16.1: the material card is the player's choice from their discard."""
+    inst = _zlast_card(row, tab, Z_DISC, p, _dec(tab, action, D_CARD))
+    _zremove(row, Z_DISC, p, inst)
+    _add_material(row, p, frame[2], frame[3], inst, 0)
+
+
+@njit(cache=True)
+def _a_scrap(row: Row, tab: Row, action: int, p: int, frame: Row) -> None:
+    """D16.3: one engrave of the owner's choice to the discard (settle asks again while over 3)."""
+    index = _dec(tab, action, D_INDEX)
+    _zremove_at(row, Z_ECHK, p, index)
+    _to_discard(row, tab, _zremove_at(row, Z_ENGR, p, index))
+
+
+@njit(cache=True)
+def _a_order(row: Row, tab: Row, action: int, p: int, frame: Row) -> None:
+    """D5.5: the controller picks which of their simultaneous triggers resolves next."""
+    scratch = row[SCR_LEG : SCR_LEG + TRIG_CAP]
+    _trigger_choices(row, tab, p, scratch)
+    _start_trigger(row, scratch[_dec(tab, action, D_INDEX)], frame)
+
+
+@njit(cache=True)
+def _a_hpdraw(row: Row, tab: Row, action: int, p: int, frame: Row) -> None:
+    """D20.1: the player picks which caster's HP card replaces the draw."""
+    _take_hp(row, p, _dec(tab, action, D_AREA))
+
+
+@njit(cache=True)
+def _a_hpdeck(row: Row, tab: Row, action: int, p: int, frame: Row) -> None:
+    """Rule library_out=every_use (D20.2): the player picks which caster's HP card stands in for the deck card."""
+    _hp_to_deck(row, p, _dec(tab, action, D_AREA))
+
+
+@njit(cache=True)
+def _a_limit(row: Row, tab: Row, action: int, p: int, frame: Row) -> None:
+    """D11.2: discard down to 7, one card at a time."""
+    inst = _zlast_card(row, tab, Z_HAND, p, _dec(tab, action, D_CARD))
+    _take(row, p, inst)
+    _to_discard(row, tab, inst)
 
 
 @njit(cache=True)
 def _decide(row: Row, tab: Row, action: int, frame: Row) -> None:
-    """Apply `action` at the top decision frame (`decisions.APPLY`): pop it, then act."""
+    """Apply `action` at the top decision frame: pop it, then `decisions.APPLY[kind]`."""
     base = STACK + (row[SP] - 1) * FW
     for k in range(FW):
         frame[k] = row[base + k]
     row[SP] -= 1
     kind = frame[0]
     p = frame[1]
-    verb = _dec(tab, action, D_VERB)
-    if kind == D_PLACE:  # D4.1: the chosen caster to BA1
-        card = _dec(tab, action, D_CARD)
-        a, b = _zget(row, Z_PLACED, p, 0), _zget(row, Z_PLACED, p, 1)
-        if _inst(tab, a, I_CARD) != card and _inst(tab, b, I_CARD) == card:
-            row[_zbase(Z_PLACED, p)] = b
-            row[_zbase(Z_PLACED, p) + 1] = a
-    elif kind == D_MULL:  # D4.6
-        if verb != V_KEEP:
-            inst = _zlast_card(row, tab, Z_HAND, p, _dec(tab, action, D_CARD))
-            _zremove(row, Z_HAND, p, inst)
-            _zpush(row, Z_MULL, p, inst)
-            _push(row, D_MULL, p, 0, 0, 0)
+    if kind == D_PLACE:
+        _a_place(row, tab, action, p, frame)
+    elif kind == D_MULL:
+        _a_mull(row, tab, action, p, frame)
     elif kind == D_WIN:
-        if verb == V_DONE:
-            return
-        phase = frame[2]
-        _push(row, D_WIN, p, phase, 0, 0)
-        card = _dec(tab, action, D_CARD)
-        zone = Z_SPEED if _dec(tab, action, D_SPEED) else Z_HAND
-        if verb == V_GODDRAW:
-            _god_draw(row, p)
-        elif verb == V_GEAR:  # D6.3
-            inst = _zlast_card(row, tab, Z_HAND, p, card)
-            _take(row, p, inst)
-            _zpush(row, Z_GEAR, p, inst)
-            row[GEARED + p] = 1
-        elif verb == V_DUMMY:  # D15.1
-            inst = _zlast_card(row, tab, zone, p, card)
-            known = _zfind(row, Z_SPEED, p, inst) >= 0
-            _take(row, p, inst)
-            slot = 0
-            while row[DUMMY + 4 * p + slot] != EMPTY:
-                slot += 1
-            row[DUMMY + 4 * p + slot] = inst
-            row[DKNOWN + 4 * p + slot] = 1 if known else 0
-            token = tab[N_INST] + 4 * p + slot
-            _place(row, token, p, _dec(tab, action, D_AREA))
-            row[CHK + token] = 1
-        elif verb == V_CAST:  # D8.2(1)
-            inst = _zlast_card(row, tab, zone, p, card)
-            _take(row, p, inst)
-            _zpush(row, Z_LIMBO, p, inst)
-            pkind = PK_IDOL if _inst(tab, inst, I_TYPE) == T_IDOL else PK_UNIT
-            _new_play(frame, p, pkind, inst, EMPTY, EMPTY, _inst(tab, inst, I_COST), _inst(tab, inst, I_DISCARD), 0)
-            _push_copy(row, D_DEST, frame)
-        elif verb == V_MOVE:
-            _push(row, D_MOVE_TO, p, _object_at(row, p, _dec(tab, action, D_SLOT)), 0, 0)
-        elif verb == V_REMOVE:  # D8.2(4): not a break
-            obj = _object_at(row, p, _dec(tab, action, D_SLOT))
-            _to_discard(row, tab, _leave_field(row, tab, obj))
-        else:
-            timing = M_SPEED if phase == W_SPEED else (M_CAST if phase == W_CAST else M_FAST)
-            _apply_item(row, tab, p, action, timing, frame)
+        _a_win(row, tab, action, p, frame)
     elif kind == D_DEST:
-        frame[P_DEST] = _dec(tab, action, D_AREA)
-        _push_copy(row, F_PAY, frame)
+        _a_dest(row, tab, action, p, frame)
     elif kind == D_MOVE_TO:
-        obj = frame[2]
-        area = row[AREA + obj]
-        if area == IDOL_AREA:
-            row[IDOL + p] = EMPTY
-        else:
-            _remove_unit(row, p, area, obj)
-        _place(row, obj, p, _dec(tab, action, D_AREA))
-        row[MOVED + row[NMOVED]] = obj
-        row[NMOVED] += 1
-    elif kind == D_UPKEEP_IDOL:  # D19.4
-        idol = frame[2]
-        if verb == V_UPKEEP_PAY:
-            _new_play(frame, p, PK_UPKEEP, EMPTY, idol, EMPTY, _inst(tab, idol, I_UPKEEP), 0, 0)
-            _push_copy(row, F_PAY, frame)
-        else:
-            row[CHK + idol] = 1
+        _a_move_to(row, tab, action, p, frame)
+    elif kind == D_UPKEEP_IDOL:
+        _a_upkeep(row, tab, action, p, frame)
     elif kind == D_TARGET:
-        obj = _object_at(row, _dec(tab, action, D_SEAT), _dec(tab, action, D_SLOT))
-        frame[P_T + frame[P_NT]] = obj
-        frame[P_NT] += 1
-        _push_copy(row, F_PAY if frame[P_KIND] == PK_ARMS else F_TARGETS, frame)
-    elif kind == D_PAY_DISCARD:  # D12.3
-        inst = _zlast_card(row, tab, Z_SPEED if _dec(tab, action, D_SPEED) else Z_HAND, p, _dec(tab, action, D_CARD))
-        _take(row, p, inst)
-        _to_discard(row, tab, inst)
-        frame[P_DISCARD] -= 1
-        _push_copy(row, D_PAY_DISCARD if frame[P_DISCARD] else F_PAY_LOG, frame)
-    elif kind == D_PAY_SRC:  # D12.1
-        if verb == V_SUB:  # D18.3: the sub-effect resolves, then the code's payment goes on
-            _push_copy(row, F_PAY_LOG, frame)
-            _apply_item(row, tab, p, action, M_PAYMENT, frame)
-            return
-        source = _dec(tab, action, D_SOURCE)
-        if source == 0:
-            _check_first(row, Z_BCHK, p, 1)
-        elif source == 1:
-            _check_first(row, Z_ECHK, p, 1)
-        elif source == 4:
-            row[CHK + row[IDOL + p]] = 1
-        else:
-            row[CHK + row[CASTER + 2 * p + source - 2]] = 1
-        frame[P_LOG] -= 1
-        _push_copy(row, F_PAY_LOG, frame)
-    elif kind == D_ATURN:  # D10.2-D10.3
-        passes, count = frame[2], frame[3]
-        if verb == V_GODDRAW:
-            _god_draw(row, p)
-            _push(row, D_ATURN, p, passes, count, 0)
-            return
-        if verb == V_PASS and passes:
-            return
-        if count + 1 < ACTION_TURN_CAP:
-            _push(row, D_ATURN, 1 - p, 1 if verb == V_PASS else 0, count + 1, 0)
-        if verb == V_ATTACKER:
-            _push(row, D_ABUILD, p, 1, _object_at(row, p, _dec(tab, action, D_SLOT)), 0)
-        elif verb != V_PASS:
-            _apply_item(row, tab, p, action, M_ACTION, frame)
-    elif kind == D_ABUILD:  # D10.5
-        if verb == V_ATTACKER:
-            frame[3 + frame[2]] = _object_at(row, p, _dec(tab, action, D_SLOT))
-            frame[2] += 1
-            _push_copy(row, D_ABUILD, frame)
-            return
-        row[NATT] = frame[2]
-        for k in range(frame[2]):
-            row[ATTACKERS + k] = frame[3 + k]
-            row[CHK + frame[3 + k]] = 1
-        row[ATT_PLAYER] = p
-        row[ATT_AREA] = _dec(tab, action, D_AREA)
-        row[BLOCKER] = EMPTY
-        row[ATT_MOD] = 0
-        _queue_event(row, tab, E_ON_ATTACK, frame[3:], frame[2])
-        _push(row, F_BLOCK_STEP, 0, 0, 0, 0)
-        _push(row, F_SETTLE, 0, 0, 0, 0)
-    elif kind == D_BLOCK:  # D10.6
-        if verb == V_GODDRAW:
-            _god_draw(row, p)
-            _push(row, D_BLOCK, p, 0, 0, 0)
-            return
-        row[BLOCKER] = _object_at(row, p, _dec(tab, action, D_SLOT))
-        _queue_one(row, tab, E_ON_BLOCK, row[BLOCKER])
-        _push(row, F_ATTACK_DAMAGE, 0, 0, 0, 0)
-        _push(row, D_REACT, 1 - p if tab[R_ACTOR_REACTS_FIRST] else p, 0, 0, 0)
-        _push(row, F_SETTLE, 0, 0, 0, 0)
-    elif kind == D_REACT:  # D10.4
-        passes = frame[2]
-        if verb == V_GODDRAW:
-            _god_draw(row, p)
-            _push(row, D_REACT, p, passes, 0, 0)
-        elif verb == V_PASS:
-            if not passes:
-                _push(row, D_REACT, 1 - p, 1, 0, 0)
-        else:
-            _push(row, D_REACT, 1 - p, 0, 0, 0)
-            _apply_item(row, tab, p, action, M_REACTION, frame)
-    elif kind == D_PICK:  # D14.2, D16.1
-        inst = _zlast_card(row, tab, Z_DISC, p, _dec(tab, action, D_CARD))
-        _zremove(row, Z_DISC, p, inst)
-        _add_material(row, p, frame[2], frame[3], inst, 0)
-    elif kind == D_SCRAP:  # D16.3
-        index = _dec(tab, action, D_INDEX)
-        _zremove_at(row, Z_ECHK, p, index)
-        _to_discard(row, tab, _zremove_at(row, Z_ENGR, p, index))
-    elif kind == D_ORDER:  # D5.5
-        scratch = row[SCR_LEG : SCR_LEG + TRIG_CAP]
-        _trigger_choices(row, tab, p, scratch)
-        _start_trigger(row, scratch[_dec(tab, action, D_INDEX)], frame)
-    elif kind == D_LIMIT:  # D11.2
-        inst = _zlast_card(row, tab, Z_HAND, p, _dec(tab, action, D_CARD))
-        _take(row, p, inst)
-        _to_discard(row, tab, inst)
-    elif kind == D_HPDRAW:  # D20.1
-        _take_hp(row, p, _dec(tab, action, D_AREA))
-    elif kind == D_HPDECK:  # rule library_out=every_use (D20.2): the HP card standing in for the deck card
-        _hp_to_deck(row, p, _dec(tab, action, D_AREA))
+        _a_target(row, tab, action, p, frame)
+    elif kind == D_PAY_DISCARD:
+        _a_pay_discard(row, tab, action, p, frame)
+    elif kind == D_PAY_SRC:
+        _a_pay_src(row, tab, action, p, frame)
+    elif kind == D_ATURN:
+        _a_aturn(row, tab, action, p, frame)
+    elif kind == D_ABUILD:
+        _a_abuild(row, tab, action, p, frame)
+    elif kind == D_BLOCK:
+        _a_block(row, tab, action, p, frame)
+    elif kind == D_REACT:
+        _a_react(row, tab, action, p, frame)
+    elif kind == D_PICK:
+        _a_pick(row, tab, action, p, frame)
+    elif kind == D_SCRAP:
+        _a_scrap(row, tab, action, p, frame)
+    elif kind == D_ORDER:
+        _a_order(row, tab, action, p, frame)
+    elif kind == D_HPDRAW:
+        _a_hpdraw(row, tab, action, p, frame)
+    elif kind == D_HPDECK:
+        _a_hpdeck(row, tab, action, p, frame)
+    elif kind == D_LIMIT:
+        _a_limit(row, tab, action, p, frame)
 
 
 @njit(cache=True)
@@ -2986,4 +3598,4 @@ __all__ = [
 ]
 
 
-flush_stale_cache(sys.modules[__name__], ())  # the kernel inlines `cardlab.fast.rng`
+flush_stale_cache(sys.modules[__name__])  # it compiles in `tables` and `cardlab.fast.rng`

@@ -53,7 +53,7 @@ from numba import njit, prange
 from cardlab.fast.rng import below as _below
 from cardlab.fast.rng import seed_rng
 from cardlab.fast.search import flush_stale_cache
-from cardlab.games.dreadnought.fast import cpu, tables
+from cardlab.games.dreadnought.fast import cpu
 from cardlab.games.dreadnought.fast.cpu import (
     _BLOCK_GAMES,
     ATT_MOD,
@@ -1756,4 +1756,4 @@ def play_game(game: object, agents: tuple[str, str], n_games: int, seed: int, fi
     return columns
 
 
-flush_stale_cache(sys.modules[__name__], (cpu, tables))  # the policy kernel inlines `cpu` and the table layout
+flush_stale_cache(sys.modules[__name__])  # the policy kernel inlines `cpu` and the table layout

@@ -60,7 +60,7 @@ from cardlab.fast.search import (
     redeal,
     thread_buffers,
 )
-from cardlab.games.dreadnought.fast import cpu, heuristic
+from cardlab.games.dreadnought.fast import cpu
 from cardlab.games.dreadnought.fast.cpu import (
     CASTER,
     DKNOWN,
@@ -451,7 +451,4 @@ def play_table_agents(table: Row, spec_p1: str, spec_p2: str, n_games: int, seed
     return batch
 
 
-RULES = (cpu, heuristic)
-"""The modules the search inlines: a change to their source flushes its numba cache (`flush_stale_cache`)."""
-
-flush_stale_cache(sys.modules[__name__], RULES)
+flush_stale_cache(sys.modules[__name__])  # the search inlines the rules of `cpu` and its heuristic

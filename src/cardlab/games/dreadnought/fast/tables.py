@@ -34,7 +34,8 @@ Layout of the int64 vector (offsets below; the sections after CARD_BASE start wh
 | B_STAT + st * STCOLS | a static effect: name, selector, amount |
 | B_REF + ref * RCOLS | a ref of `Dreadnought.effects` (its order): effects, single-target count, its ability |
 
-numba caches a compiled function by its own source file only: after changing a constant here, touch `cpu.py`.
+The kernels compile these constants in; a change here recompiles them (`flush_stale_cache` keys numba's
+cache on every module a kernel imports).
 """
 
 from __future__ import annotations
@@ -45,7 +46,14 @@ import numpy as np
 import numpy.typing as npt
 
 from cardlab.core.errors import CardlabError
-from cardlab.games.dreadnought.actions import DESTINATIONS, PAY_SOURCES, SLOTS, UNIT_SLOTS
+from cardlab.games.dreadnought.actions import (
+    DESTINATIONS,
+    MAX_ENGRAVE_SLOTS,
+    MAX_TRIGGER_CHOICES,
+    PAY_SOURCES,
+    SLOTS,
+    UNIT_SLOTS,
+)
 from cardlab.games.dreadnought.cards import (
     CLUSTERS,
     EFFECT_PARAMS,
@@ -60,6 +68,7 @@ from cardlab.games.dreadnought.cards import (
     Effect,
     Selector,
 )
+from cardlab.games.dreadnought.frames import BOOST, DUMMY_BP, DUMMY_SLOTS, WEAKEN
 
 MAX_INSTANCES = 128
 """Card instances and dummy tokens a game may hold: two 50-card decks, four casters and eight tokens fit."""
@@ -98,7 +107,6 @@ BASE_CODE = {base: i for i, base in enumerate(BASES)}
 FILTER_KEYS = ("bp", "size", "name", "zone", "state", "cluster")
 FK_BP, FK_SIZE, FK_NAME, FK_ZONE, FK_STATE, FK_CLUSTER = range(len(FILTER_KEYS))
 OP_LE, OP_GE, OP_EQ = range(3)
-BOOST, WEAKEN, ENGRAVE = 1, -1, 0  # material kinds, as `frames`
 
 MAX_FILTERS = 4
 MAX_EFFECTS = 6
@@ -106,8 +114,6 @@ MAX_STATICS = 4
 MAX_LIST = 8
 """Entries per card in each of its lists (activated and trigger abilities, statics per zone, attach statics)."""
 MAX_USES = 8
-MAX_TRIGGER_CHOICES = 8
-MAX_ENGRAVE_SLOTS = 4
 
 # Header: rule options, counts, fixed action ids, section bases.
 (
@@ -197,9 +203,6 @@ RF_N_SINGLE = RF_EFF + MAX_EFFECTS
 (RF_KIND, RF_TIMING, RF_ZONE, RF_LOG, RF_CHECK_SELF, RF_ENGRAVE, RF_DISCARD, RF_REQUIRE,
  RF_EVENT) = range(RF_N_SINGLE + 1, RF_N_SINGLE + 10)  # fmt: skip
 RCOLS = RF_EVENT + 1
-
-DUMMY_SLOTS = 4
-DUMMY_BP = 50  # D15.1
 
 COMPILED_RULES: dict[str, tuple[str, ...] | None] = {
     "draw_counts": None,

@@ -65,6 +65,7 @@ wraparound on array accesses.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -73,6 +74,7 @@ from llvmlite import ir
 from numba import njit, prange, types
 from numba.extending import intrinsic
 
+from cardlab.fast.search import flush_stale_cache
 from cardlab.games.edelweiss.cards import (
     CARD_NAMES,
     CHARACTER_IDS,
@@ -1030,3 +1032,6 @@ def rollout(state: Any, policy: str, seed: int) -> tuple[float, float]:
     play_from(row, POLICIES[policy], POLICIES[policy], game_rng(seed, 0))
     winner = row[WINNER]
     return (0.0, 0.0) if winner < 0 else (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+
+
+flush_stale_cache(sys.modules[__name__])  # it compiles in the card tables of `cards`

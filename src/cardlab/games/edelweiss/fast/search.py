@@ -43,7 +43,6 @@ from cardlab.fast.search import (
     ucb_log_table,
 )
 from cardlab.games.edelweiss.config import EdelweissConfig
-from cardlab.games.edelweiss.fast import cpu
 from cardlab.games.edelweiss.fast.cpu import (
     _BLOCK_GAMES,
     _GOLDEN,
@@ -481,7 +480,4 @@ def play_agents(
     return agent_batch(*columns)
 
 
-RULES = (cpu,)
-"""The modules the search inlines: a change to their source flushes its numba cache (`flush_stale_cache`)."""
-
-flush_stale_cache(sys.modules[__name__], RULES)
+flush_stale_cache(sys.modules[__name__])  # the search inlines the rules of `cpu`
