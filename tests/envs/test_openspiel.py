@@ -22,9 +22,11 @@ from cardlab.agents import AgentSpecError, make_agent  # noqa: E402
 from cardlab.cli import main  # noqa: E402
 from cardlab.core.errors import CardlabError  # noqa: E402
 from cardlab.core.rng import derive_seed  # noqa: E402
+from cardlab.games import game_class, game_names  # noqa: E402
 from cardlab.sim.stats import newcombe_interval  # noqa: E402
 
-GAMES = ("edelweiss", "aterial", "dreadnought")
+GAMES = tuple(name for name in game_names() if game_class(name)().encoding() is not None)
+"""Every registered game the adapter can offer (an observation tensor and a fixed action space)."""
 SHORT = "python_cardlab_edelweiss(deck=short)"
 
 
@@ -40,10 +42,26 @@ def dealt(name: str, deal: int = 0, moves: int = 6, seed: int = 0):
     return state
 
 
-@pytest.mark.parametrize(("game", "sims"), [("edelweiss", 5), ("aterial", 2), ("dreadnought", 1)])
-def test_openspiel_random_sim_test_passes(game: str, sims: int) -> None:
+@pytest.mark.parametrize("game", GAMES)
+def test_openspiel_random_sim_test_passes(game: str) -> None:
     """OpenSpiel's own checks (legal sets, chance outcomes, clones, tensors, serialize and reload)."""
-    pyspiel.random_sim_test(pyspiel.load_game(f"python_cardlab_{game}"), num_sims=sims, serialize=True, verbose=False)
+    pyspiel.random_sim_test(pyspiel.load_game(f"python_cardlab_{game}"), num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_max_game_length_is_the_games_own_declaration(game: str) -> None:
+    """OpenSpiel's `max_game_length` comes from the game's turn cap (`Game.max_turns`, `max_turn_decisions`),
+    not from a parameter; random games stay within both declarations (the adapter refuses a move past them)."""
+    loaded = pyspiel.load_game(f"python_cardlab_{game}")
+    built = loaded.cardlab
+    assert built.max_turns is not None and built.max_turn_decisions is not None
+    assert loaded.max_game_length() == built.max_length() == (built.max_turns + 1) * built.max_turn_decisions
+    with pytest.raises(pyspiel.SpielError, match="max_game_length"):
+        pyspiel.load_game(f"python_cardlab_{game}(max_game_length=100)")
+    for deal in range(5):
+        state = dealt(f"python_cardlab_{game}", deal=deal, moves=10_000, seed=deal)
+        assert state.is_terminal() and state.cardlab.turn_number() <= built.max_turns
+        assert len(state.history()) <= loaded.max_game_length()
 
 
 def test_parameters_are_the_games_options_and_rules() -> None:
@@ -56,7 +74,8 @@ def test_parameters_are_the_games_options_and_rules() -> None:
     assert aterial.cardlab.config_json()["decks"] == {"P1": "D2", "P2": "D1"}
     assert aterial.cardlab.config_json()["rules"] == {"draw_count": "2"}
     assert game.num_distinct_actions() == game.cardlab.num_actions
-    assert game.max_game_length() == 10_000 and game.max_chance_outcomes() == 4096
+    assert game.max_game_length() == game.cardlab.max_length() and game.max_chance_outcomes() == 4096
+    assert pyspiel.load_game(SHORT).max_game_length() < pyspiel.load_game("python_cardlab_edelweiss").max_game_length()
     assert game.information_state_tensor_shape() == [game.cardlab.encoding().size]
 
 
@@ -67,9 +86,18 @@ def test_bad_parameters_are_named() -> None:
         pyspiel.load_game("python_cardlab_edelweiss(rule_first_draw=maybe)")
     with pytest.raises(pyspiel.SpielError, match="colour"):
         pyspiel.load_game("python_cardlab_edelweiss(colour=red)")
-    state = pyspiel.load_game(f"{SHORT[:-1]},max_game_length=2)").new_initial_state()
+    game = pyspiel.load_game(SHORT)
+    game.max_length = 2  # a game that breaks its own declaration is stopped, not played on
+    state = game.new_initial_state()
     state.apply_action(0)
-    with pytest.raises(CardlabError, match="max_game_length=2"):
+    with pytest.raises(CardlabError, match="declared max_game_length=2"):
+        while not state.is_terminal():
+            state.apply_action(state.legal_actions()[0])
+    game = pyspiel.load_game(SHORT)
+    game.max_turns = 1
+    state = game.new_initial_state()
+    state.apply_action(0)
+    with pytest.raises(CardlabError, match="turn cap"):
         while not state.is_terminal():
             state.apply_action(state.legal_actions()[0])
 
@@ -127,10 +155,10 @@ def ismcts_bot(game, simulations: int, seed: int) -> ismcts.ISMCTSBot:
     return ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, stream), 2.0, simulations, random_state=stream)
 
 
-@pytest.mark.parametrize(("game", "simulations"), [("edelweiss", 10), ("aterial", 2), ("dreadnought", 2)])
-def test_openspiel_ismcts_plays_full_games(game: str, simulations: int) -> None:
+@pytest.mark.parametrize("game", GAMES)
+def test_openspiel_ismcts_plays_full_games(game: str) -> None:
     loaded = pyspiel.load_game(f"python_cardlab_{game}")
-    bots = [ismcts_bot(loaded, simulations, 1), pyspiel.make_uniform_random_bot(1, 2)]
+    bots = [ismcts_bot(loaded, 2, 1), pyspiel.make_uniform_random_bot(1, 2)]
     state = loaded.new_initial_state()
     returns = pyspiel.evaluate_bots(state, bots, 7)
     assert sorted(returns) == [-1.0, 1.0] or returns == [0.0, 0.0]

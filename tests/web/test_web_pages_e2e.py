@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from cardlab.games import game_class
+from cardlab.games import game_class, game_names
 from cardlab.web.app import create_app
 from tests.web.helpers import CHROMIUM, NEEDS_CHROMIUM, create, play_humans, serve
 
@@ -30,7 +30,7 @@ def test_rules_lobby_and_replay_pages(tmp_path: Path) -> None:
             page.on("console", lambda msg: errors.extend([msg.text] if msg.type == "error" else []))
             page.on("pageerror", lambda exc: errors.append(str(exc)))
 
-            for game in ("edelweiss", "aterial", "dreadnought"):
+            for game in game_names():
                 built = game_class(game)()
                 glossary = dict(built.glossary())
                 page.goto(f"{base}/rules/{game}")

@@ -5,29 +5,27 @@ MCCFR's average policy): per information state (a hash of the seat's canonical o
 OpenSpiel game's `information_state_string`) the probability of each legal action id, in ascending order;
 an information state the file does not hold is played uniformly at random, as OpenSpiel's own average
 policy does. Playing a file needs no OpenSpiel. `bot=ismcts` runs OpenSpiel's Python ISMCTS
-(`simulations`, `uct_c`; random rollouts) through the adapter, from the seat's canonical world.
+(`simulations`, `uct_c`; random rollouts) through the adapter (`cardlab.adapters.openspiel`, a layer below
+the agents), from the seat's canonical world.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 from functools import cache
 from typing import Any, ClassVar
 
+from cardlab.adapters.policy import POLICY_FORMAT, infostate_key
 from cardlab.agents.base import format_spec
 from cardlab.core.encoding import information_state_string
+from cardlab.core.extras import needs_extra
 from cardlab.core.game import Action, InfoSet
 from cardlab.core.specs import AgentSpecError
 
-POLICY_FORMAT = "cardlab-openspiel-policy/1"
+__all__ = ["BOTS", "POLICY_FORMAT", "OpenSpielAgent", "infostate_key", "load_policy"]
+
 BOTS = ("ismcts",)
-
-
-def infostate_key(text: str) -> str:
-    """The file's key for an information state string: 64 bits of its hash (the strings are long)."""
-    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
 @cache
@@ -72,9 +70,9 @@ class OpenSpielAgent:
             raise ValueError(f"policy {self.policy_path} was trained for {self.table['game']}, not {game}")
         if self.bot:
             try:
-                import cardlab.envs.openspiel  # noqa: F401 (registers the games)
+                import cardlab.adapters.openspiel  # noqa: F401 (registers the games)
             except ImportError:
-                raise ValueError("openspiel:bot needs the openspiel extra: pip install -e '.[openspiel]'") from None
+                raise ValueError(needs_extra("openspiel:bot", "openspiel")) from None
 
     def act(self, infoset: InfoSet, rng: random.Random) -> Action:
         legal = sorted(infoset.legal_actions, key=int)  # OpenSpiel's order
@@ -91,7 +89,7 @@ class OpenSpielAgent:
         import numpy as np
         from open_spiel.python.algorithms import ismcts, mcts
 
-        from cardlab.envs.openspiel import openspiel_state
+        from cardlab.adapters.openspiel import openspiel_state
 
         state = openspiel_state(infoset.canonical_world)
         stream = np.random.RandomState(rng.getrandbits(32))

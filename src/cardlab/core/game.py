@@ -109,6 +109,11 @@ class Game(ABC):
     (`compiled_search`) and the fast extra is installed: its spec as the game's search plays best."""
     num_actions: int | None = None
     """Size of the fixed action space when the game has one (ids 0..num_actions-1)."""
+    max_turns: int | None = None
+    """The turn cap: no game of this configuration goes past this turn (`State.turn_number()`), by the rule
+    that ends it (a deck that runs out, an engine safeguard); None where the game declares none."""
+    max_turn_decisions: ClassVar[int | None] = None
+    """At most how many decisions one turn holds (the set-up's decisions count as one more turn)."""
 
     position_keys: ClassVar[tuple[str, ...]] = ()
     """The top-level fields of this game's position JSON (a scenario may expect any of them)."""
@@ -215,6 +220,14 @@ class Game(ABC):
         """The game's catalog profile (`cardlab games`): `PROFILE` of its package's `profile` module."""
         module = cls._own_module("profile")
         return None if module is None else _checked(module.PROFILE, GameProfile, f"{module.__name__}.PROFILE")
+
+    def max_length(self) -> int | None:
+        """At most how many decisions one game of this configuration takes (OpenSpiel's `max_game_length`),
+        from the declared turn cap: the set-up and every turn up to `max_turns`, `max_turn_decisions` each.
+        None where either is undeclared."""
+        if self.max_turns is None or self.max_turn_decisions is None:
+            return None
+        return (self.max_turns + 1) * self.max_turn_decisions
 
     def encoding(self) -> Encoding | None:
         """This game's observation tensor for learning agents (`cardlab.core.encoding`): `make_encoding(game)`

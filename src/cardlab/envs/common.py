@@ -1,31 +1,19 @@
 """What the PettingZoo and Gymnasium adapters share: building a game from keyword config, the spaces,
-and one seat's observation with its action mask."""
+and one seat's observation with its action mask (the first and a legal action by id from `cardlab.adapters.common`,
+which the OpenSpiel game shares too)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from cardlab.adapters.common import SEATS, legal_by_id, make_game
 from cardlab.core.encoding import Encoding
-from cardlab.core.errors import CardlabError
-from cardlab.core.game import Game, Player, State
-from cardlab.games import game_class
+from cardlab.core.game import Player, State
 
-SEATS = ("P1", "P2")
-
-
-def make_game(game: str, config: Mapping[str, Any]) -> tuple[Game, Encoding, int]:
-    """The game named `game` with `config` on top of its default config JSON, its encoding and action count;
-    a CardlabError when the game has no encoding or no fixed action space."""
-    cls = game_class(game)
-    built = cls.from_config({**cls().config_json(), **config}) if config else cls()
-    encoding = built.encoding()
-    if encoding is None or built.num_actions is None:
-        raise CardlabError(f"{game} has no observation encoding or no fixed action space for learning agents")
-    return built, encoding, int(built.num_actions)
+__all__ = ["SEATS", "action_mask", "legal_by_id", "make_game", "returns", "spaces"]
 
 
 def spaces(encoding: Encoding, actions: int) -> tuple[Any, Any]:
@@ -42,14 +30,6 @@ def action_mask(state: State, player: Player, actions: int) -> npt.NDArray[np.in
     if state.current_player() == player:
         mask[[int(action) for action in state.legal_actions()]] = 1
     return mask
-
-
-def legal_by_id(state: State, action_id: int) -> Any | None:
-    """The legal action with this id, or None."""
-    for action in state.legal_actions():
-        if int(action) == int(action_id):
-            return action
-    return None
 
 
 def returns(state: State) -> tuple[float, float]:

@@ -27,6 +27,7 @@ from cardlab.core.rules import (
 from cardlab.games.aterial.actions import ACTIVATED_KEYS, HAND_KEYS, build_actions
 from cardlab.games.aterial.board import LEADER_START
 from cardlab.games.aterial.cards import (
+    DECK_SIZE,
     PACKAGED_DECKS,
     Ability,
     CardDef,
@@ -92,6 +93,13 @@ class Aterial(SeatDecks[Deck], Game):
     title = "Soukoku no Aterial"
     credit = "Original sample card set."
     search_agent = "ismcts:iterations=200:rollout=heuristic:backend=cpu:depth=10"  # about 1 ms a decision
+    max_turns = 2 * (DECK_SIZE - OPENING_HAND) + 3
+    """A15.6: no card returns to a deck after set-up and every turn draws (A9; but P1's first under first_draw=no),
+    so a player fails a draw (A15.2) by their 27th turn: global turn 53 at the latest (51 as specified)."""
+    max_turn_decisions = 512
+    """A turn's decisions: deployments (each takes a hand card), at most two moves and an attack or activation per
+    unit (A10.4, A12), discards down to the hand limit; far fewer in play (the longest turn of 100 random games
+    holds 20), and the OpenSpiel adapter stops a game that goes past it."""
     options = (
         ConfigOption(
             "decks",

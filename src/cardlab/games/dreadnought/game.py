@@ -39,7 +39,7 @@ from cardlab.games.dreadnought.cards import (
     validate_deck,
 )
 from cardlab.games.dreadnought.lab import STRONG_AGENT
-from cardlab.games.dreadnought.state import DUMMY_SLOTS, POSITION_KEYS, DreadnoughtState
+from cardlab.games.dreadnought.state import ACTION_TURN_CAP, DUMMY_SLOTS, POSITION_KEYS, TURN_CAP, DreadnoughtState
 from cardlab.games.dreadnought.variants import DRAW_COUNTS, RULE_OPTIONS, TIE_REVEAL_COUNTS
 
 DUMMY_CARD = CardDef(id="dummy", type="unit", name="", cluster=(), size="S", bp=50)
@@ -107,6 +107,12 @@ class Dreadnought(SeatDecks[Deck], Game):
     credit = "Original sample card set."
     search_agent = STRONG_AGENT  # the table agent: 65% against the heuristic
     fixed_first_player = False  # speed decides who acts first, anew every turn (D6)
+    max_turns = TURN_CAP
+    """D21.3: a game with no result when turn 100 ends is a draw."""
+    max_turn_decisions = 20 * ACTION_TURN_CAP
+    """D10.3 ends an action phase after 200 action turns; an action turn is a few decisions (god draws, a play
+    with its targets and payment, the reaction window's plays), taken to be under 20: not proven, so the OpenSpiel
+    adapter stops a game that goes past it (the longest turn of 100 random games holds 62 decisions in all)."""
     options = (
         ConfigOption(
             "decks",

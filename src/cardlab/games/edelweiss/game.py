@@ -25,6 +25,7 @@ from cardlab.games.edelweiss.cards import (
     CHARACTER_IDS,
     CHARACTERS,
     CLUB,
+    DECK_SIZES,
     HAND_SIZES,
     HEART,
     SPADE,
@@ -86,6 +87,11 @@ class Edelweiss(Game):
     rule_options = RULE_OPTIONS
     num_actions = N_ACTIONS
     position_keys = POSITION_KEYS
+    max_turn_decisions = 256
+    """A turn is a summon and attack sequences of at most six decisions each (E3.1), one per upright spade,
+    and a spade attacks again only once pursuit stance has tapped a club for it (E5.5): under 26 sequences
+    with the full deck's 13 spades and 13 clubs, skills' choices included (the longest turn of 100 random
+    games holds 14 decisions)."""
 
     def __init__(self, config: EdelweissConfig | None = None) -> None:
         self.config = config or EdelweissConfig()
@@ -94,6 +100,9 @@ class Edelweiss(Game):
         self.first_draw = rule("first_draw") == "yes"  # E3.2
         hand = rule("opening_hand")
         self.opening_hand = HAND_SIZES[self.config.deck] if hand == "standard" else int(hand)  # E1.4
+        # E6.3: every turn draws one card from the shared deck (but P1's first, under first_draw=no), none comes
+        # back, and the draw step that finds it empty ends the game (E6.2).
+        self.max_turns = DECK_SIZES[self.config.deck] - 2 * self.opening_hand + 2
         self.symbolic_guard_suits = (SPADE,) if rule("symbolic_field_guard") == "spades" else (SPADE, HEART, CLUB)
         self.accel2_keeps_symbolic_guard = rule("accel2_guardian") == "symbolic_too"  # E8.1
         self.deck_out_tie_is_draw = rule("deck_out_tie") == "draw"  # E6.2
