@@ -148,7 +148,7 @@ def test_deck_validate_names_the_line_of_a_malformed_file(tmp_path, capsys) -> N
     bad.write_text('[[deck]]\nid = "X"\nname = \n')
     assert main(["deck", "validate", "aterial", str(bad)]) == 2
     err = capsys.readouterr().err
-    assert "broken.toml" in err and "line 3" in err and "Traceback" not in err
+    assert f"{bad}:3: A21.1: invalid TOML" in err and "Traceback" not in err
 
 
 def test_own_card_and_deck_files_are_added_to_the_sample_set(tmp_path, capsys) -> None:

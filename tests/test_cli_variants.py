@@ -118,8 +118,8 @@ def test_sweep_prints_each_variant_beside_the_game_as_specified(capsys, tmp_path
 
 
 def test_every_row_of_a_sweep_is_its_own_plan_of_games(capsys, tmp_path: Path) -> None:
-    """Issue #33: stored games of another plan (a balance table, another --games) never enter a row; every row
-    holds exactly --games per pairing and seat; the rows share their deals, and never a balance table's."""
+    """Issue #33: every row holds exactly --games per pairing and seat and the rows share their deals; since
+    issue #51 a row is the first --games of its variant's balance table (a larger one's are not counted)."""
     db = tmp_path / "lab.sqlite"
     balance = ["balance", "edelweiss", "--agent", "random", "--engine", "reference", "--games", "6", "--workers", "1",
                "--db", str(db), "--out", str(tmp_path / "b")]  # fmt: skip
@@ -140,11 +140,29 @@ def test_every_row_of_a_sweep_is_its_own_plan_of_games(capsys, tmp_path: Path) -
     with GamesDB(db) as store:
         games = list(store.games("edelweiss", "symbolic", "random"))
         variant = list(store.games("edelweiss", "symbolic+deck_out_tie=draw", "random"))
-    plan = {g.seed for g in games if g.experiment.startswith("sweep/") and "/games=4/" in g.experiment}
+    assert {g.experiment for g in games + variant} == {  # every row is its variant's balance table
+        "balance/edelweiss/symbolic/random/seed=0", "balance/edelweiss/symbolic+deck_out_tie=draw/random/seed=0"
+    }  # fmt: skip
+    assert len(games) == 2 * 15 * 6 and len(variant) == 2 * 15 * 4  # balance's 6, reused; the variant's 4
+    plan = {g.seed for g in games if g.game_index < 4}
     assert len(plan) == 60  # a deal per cell and index, both seats
-    assert plan.isdisjoint({g.seed for g in games if g.experiment.startswith("balance/")})
-    assert plan == {g.seed for g in variant if "/games=4/" in g.experiment}  # common random numbers
-    assert plan.isdisjoint({g.seed for g in games if "/games=3/" in g.experiment})
+    assert plan == {g.seed for g in variant}  # common random numbers
+
+
+def test_a_rule_named_alone_sweeps_every_value(capsys, tmp_path: Path) -> None:
+    """`--rule NAME` means every value of the option, as in `tune` (issue #54; one parser for both)."""
+    argv = ["sweep", "edelweiss", "--rule", "opening_hand", "--rule", "first_draw=no", "--agent", "random",
+            "--engine", "reference", "--games", "1", "--workers", "1", "--db", str(tmp_path / "lab.sqlite"),
+            "--out", str(tmp_path / "sweep")]  # fmt: skip
+    assert main(argv) == 0
+    capsys.readouterr()
+    sweep = json.loads((tmp_path / "sweep" / "sweep.json").read_text())
+    values = ("standard", "3", "4", "5", "6")
+    assert [row["label"] for row in sweep["variants"]] == ["as specified"] + [
+        f"opening_hand={value}+first_draw=no" for value in values
+    ]
+    assert main([*argv, "--rule", "first_draw="]) == 2
+    assert "--rule takes NAME or NAME=VALUE[,VALUE...], got 'first_draw='" in capsys.readouterr().err
 
 
 def test_sweep_needs_a_dimension(capsys, tmp_path: Path) -> None:
@@ -243,12 +261,11 @@ def test_a_kernel_sweep_plays_one_batch_per_cell_and_seat_of_its_plan(capsys, mo
     conn.close()
     rows = sweep(4)["variants"]
     assert sizes == [3] and [(row["played"], row["total_games"]) for row in rows] == [(3, 120), (0, 120)]
-    sizes.clear()
-    assert [row["total_games"] for row in sweep(6)["variants"]] == [180, 180] and sizes == [6] * 60
+    sizes.clear()  # a larger sweep plays each batch on (a row is its variant's balance table, issue #51)
+    assert [row["total_games"] for row in sweep(6)["variants"]] == [180, 180] and sizes == [2] * 60
     with GamesDB(db) as store:
         experiments = {b.experiment for b in store.batches("edelweiss", "symbolic", "heuristic")}
-    assert all(e.startswith("sweep/edelweiss/symbolic/heuristic/seed=0/games=") for e in experiments)
-    assert all(e.endswith("/engine=cpu") for e in experiments) and len(experiments) == 2
+    assert experiments == {"balance/edelweiss/symbolic/heuristic/seed=0/engine=cpu"}
 
 
 def test_rules_marks_each_options_default_among_its_values(capsys, monkeypatch) -> None:

@@ -270,12 +270,32 @@ def test_random_and_heuristic_tables_differ_and_the_report_says_so(tmp_path: Pat
 
 
 def test_a_report_without_a_comparison_says_it_is_not_validated(tmp_path: Path, capsys) -> None:
+    """An agent other than the game's declared default, with no stored comparison, is "not validated"."""
     db, out = tmp_path / "g.sqlite", tmp_path / "bal"
-    argv = ["balance", "edelweiss", "--games", "1", "--workers", "1", "--db", str(db), "--out", str(out)]
+    argv = ["balance", "edelweiss", "--agent", "heuristic", "--games", "1", "--workers", "1", "--db", str(db),
+            "--out", str(out)]  # fmt: skip
     assert main(argv) == 0
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["validation"] is None
+    assert summary["validation"] is None and summary["default_agent_backing"] is None
     assert "not validated" in (out / "report.html").read_text()
+
+
+def test_the_default_agent_says_what_backs_it_not_that_it_is_unvalidated() -> None:
+    """Issue #51: the game's declared default table agent is backed by the convergence study (docs/balance.md),
+    so its report says so rather than "not validated"; a stored comparison still comes first."""
+    from cardlab.sim.balance import matchups_for
+    from cardlab.sim.report import validation_line
+    from cardlab.sim.table import default_agent_backing
+
+    matchups = matchups_for("edelweiss", None)
+    strong = "ismcts:iterations=1000:backend=cpu"
+    assert matchups.strong_agent == strong and default_agent_backing(matchups, "heuristic") is None
+    summary = {"agent": strong, "validation": None, "default_agent_backing": default_agent_backing(matchups, strong)}
+    line = validation_line(summary)
+    assert "not validated" not in line and "default agent" in line and "docs/balance.md" in line
+    assert validation_line(summary | {"validation": {"text": "validated against heuristic"}}) == (
+        "validated against heuristic"
+    )
 
 
 def test_old_databases_gain_the_comparisons_table(tmp_path: Path) -> None:

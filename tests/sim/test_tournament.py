@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 import sys
 
 import pytest
 
 from cardlab.core.errors import CardlabError
+from cardlab.core.extras import install_hint
 from cardlab.core.rng import derive_seed
 from cardlab.sim.tasks import GameTask
 from cardlab.sim.tournament import BACKENDS, TaskList, run_tasks
@@ -72,7 +74,8 @@ def test_the_backends_are_checked_when_called() -> None:
 
 def test_the_ray_backend_without_the_cluster_extra_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` now fails as if it were not installed
-    with pytest.raises(CardlabError, match=r"the ray backend needs the cluster extra: pip install -e '\.\[cluster\]'"):
+    expected = f"the ray backend needs the cluster extra: {install_hint('cluster')}"
+    with pytest.raises(CardlabError, match=re.escape(expected)):
         run_tasks(_tasks(2), backend="ray")
 
 

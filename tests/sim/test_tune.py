@@ -25,6 +25,7 @@ from cardlab.sim.tune import (
     score,
     tune_candidates,
     tune_dimensions,
+    tune_verdict,
 )
 from cardlab.store.games_db import CellCount
 
@@ -63,10 +64,21 @@ def test_tune_finds_the_known_balancing_edit(capsys, tmp_path: Path) -> None:
 
 
 def test_nothing_in_a_space_that_cannot_meet_the_target(capsys, tmp_path: Path) -> None:
-    tune, printed = _tune(capsys, tmp_path, "--rule", "check_check=p1_wins,p2_wins", "--games", "300")
-    assert tune["verdict"] == "nothing in this space meets the target"
+    tune, printed = _tune(capsys, tmp_path, "--rule", "check_check=p1_wins,p2_wins", "--games", "1000",
+                          "--target", "first=50:1")  # fmt: skip
+    assert tune["verdict"] == "nothing in this space meets the target" and not tune["meets_target"]
     assert "nothing in this space meets the target" in printed
     assert all(c["imbalance"] > 0 for c in tune["evaluated"])
+
+
+def test_an_interval_across_the_target_is_not_called_a_verdict(capsys, tmp_path: Path) -> None:
+    """Issue #51 through the CLI: 9/16 is 6.25 pp off 50, 1.25 beyond the tolerance, and 300 games per cell
+    cannot tell it from on target, so neither "meets" nor "nothing meets" is said."""
+    tune, printed = _tune(capsys, tmp_path, "--rule", "check_check=p1_wins,p2_wins", "--games", "300")
+    low, high = tune["baseline"]["imbalance_ci"]
+    assert low <= 0 < high and not tune["meets_target"]
+    assert tune["verdict"].startswith("best found: as specified (0 edit(s)), not confirmed at this size (about ")
+    assert tune["verdict"] in printed.replace("\n", " ")
 
 
 def test_a_rerun_plays_nothing_new_and_a_larger_one_only_adds(capsys, tmp_path: Path) -> None:
@@ -197,3 +209,57 @@ def test_a_card_stat_range_on_a_tcg(capsys, tmp_path: Path) -> None:
     capsys.readouterr()
     assert main([*argv[:3], "S99.cost=1..2", *argv[4:], "--out", str(out), "--db", str(tmp_path / "x.sqlite")]) == 2
     assert "S99" in capsys.readouterr().err
+
+
+def _scored(edits: tuple[str, ...], imbalance: float, interval: tuple[float, float], games: int = 100) -> Entry:
+    made = Entry(Candidate(edits, (), ()), None, games)  # type: ignore[arg-type]
+    made.score = Score(imbalance, interval, {}, games)
+    return made
+
+
+def test_a_verdict_says_meets_only_when_the_whole_interval_is_on_target() -> None:
+    """Issue #51: a candidate whose imbalance interval straddles the target is the best found, not a match."""
+    base = _scored((), 6.0, (2.0, 10.0))
+    straddles = _scored(("S90.attack=2", "S90.cost=1"), -1.0, (-3.0, 9.6))
+    assert tune_verdict([base, straddles], [base, straddles], False) == (
+        "best found: S90.attack=2+S90.cost=1 (2 edit(s)), not confirmed at this size "
+        "(about 11,236 games per cell would decide)"  # the upper half-width 10.6 pp shrunk to 1 pp: 100 x 10.6^2
+    )
+    inside = _scored(("S90.attack=2", "S90.cost=1"), -2.0, (-3.0, -0.5))
+    meets = "meets the target with 2 edit(s): S90.attack=2+S90.cost=1"
+    assert tune_verdict([base, inside], [base, inside], False) == meets
+    assert tune_verdict([base], [base], False) == "nothing in this space meets the target"
+    above = _scored(("a=1",), 1.0, (-0.5, 4.0))  # off target by its estimate, but not beyond doubt
+    assert tune_verdict([base, above], [base, above], False).startswith("best found: a=1 (1 edit(s)), not confirmed")
+    edge = _scored((), 0.0, (-1.0, 1.0))
+    assert tune_verdict([edge], [edge], False).endswith("(it sits on the target's edge)")
+
+
+def test_balance_sweep_and_tune_give_the_same_baseline(capsys, tmp_path: Path) -> None:
+    """Issue #51: the three commands' baseline is the balance table's games of the same seed, agent and
+    entrants: played with the same seeds in separate databases, reused from a shared one."""
+    common = ["--agent", "random", "--workers", "1", "--games", "36", "--seed", "7"]
+
+    def run(command: list[str], db: str, out: str, name: str) -> dict:
+        argv = [*command, *common, "--db", str(tmp_path / db), "--out", str(tmp_path / out)]
+        assert main(argv) == 0
+        capsys.readouterr()
+        return json.loads((tmp_path / out / name).read_text())
+
+    for dbs in (("b.sqlite", "s.sqlite", "t.sqlite"), ("lab.sqlite",) * 3):
+        balance = run(["balance", "kuhn"], dbs[0], "b", "summary.json")
+        sweep = run(["sweep", "kuhn", "--rule", "folding=allowed,forbidden"], dbs[1], "s", "sweep.json")
+        tune = run(["tune", "kuhn", "--rule", "folding", "--target", "first=50:5"], dbs[2], "t", "tune.json")
+        row, base = sweep["variants"][0], tune["baseline"]
+        kind = balance["kind"]
+        assert (
+            row["first_player"]["wins"]
+            == balance["first_player"]["wins"]
+            == round(base["first_player"]["rate"] * base["first_player"]["games"])
+        )
+        assert {e: r["wins"] for e, r in row[kind].items()} == {e: r["wins"] for e, r in balance[kind].items()}
+        assert {e: r["wins"] for e, r in base["entrants"].items()} == {e: r["wins"] for e, r in balance[kind].items()}
+        assert balance["total_games"] == row["total_games"] == base["games"]
+    assert (row["played"], row["reused"]) == (0, row["total_games"])  # the shared database: balance's games reused
+    assert "`cardlab balance`'s games (seed 7" in sweep["plan"]["baseline"]
+    assert "all stored already" in tune["baseline_source"]

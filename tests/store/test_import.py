@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from cardlab.cli import main
+from cardlab.core.extras import install_hint
 from cardlab.sim.balance import matchups_for
 from cardlab.sim.compare import top_up
 from cardlab.sim.tournament import run_tasks
@@ -263,7 +264,7 @@ def test_parquet_without_pyarrow_says_which_extra(played: Path, tmp_path: Path, 
     path = _write(tmp_path / "x.parquet", [])
     monkeypatch.setitem(sys.modules, "pyarrow", None)  # `import pyarrow` now raises ImportError
     assert main(["import", "edelweiss", str(path), "--db", str(tmp_path / "b.sqlite")]) == 2
-    assert "parquet import needs the data extra: pip install -e '.[data]'" in capsys.readouterr().err
+    assert f"parquet import needs the data extra: {install_hint('data')}" in capsys.readouterr().err
 
 
 # --- the TCG study keeps its games in games.parquet ---------------------------------------------------------

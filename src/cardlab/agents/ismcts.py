@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from cardlab.agents.base import format_spec
 from cardlab.agents.policies import FastRollout, Policy, fast_rollout, policy_by_name
+from cardlab.core.extras import needs_extra
 from cardlab.core.game import Action, Evaluator, InfoSet, Player, State
 from cardlab.core.plugin import CompiledSearch
 from cardlab.games import game_class, game_names
@@ -114,7 +115,7 @@ class ISMCTSAgent:
                 try:
                     search = game_class(game_name).compiled_search()
                 except ImportError:
-                    raise ValueError("backend=cpu needs the fast extra: pip install -e '.[fast]'") from None
+                    raise ValueError(needs_extra("backend=cpu", "fast")) from None
                 if search is None:
                     raise ValueError(f"backend=cpu searches {_searchable()} only, not {game_name}")
                 if self.depth and not search.cuts_rollouts:

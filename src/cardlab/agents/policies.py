@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from cardlab.core.extras import needs_extra
 from cardlab.core.game import Action, Policy, State
 from cardlab.core.plugin import FastRollout
 from cardlab.games import game_class
@@ -41,7 +42,7 @@ def fast_rollout(game_name: str) -> FastRollout:
     try:
         rollout = game_class(game_name).fast_rollout()
     except ImportError:
-        raise ValueError("rollout=fast needs the fast extra: pip install -e '.[fast]'") from None
+        raise ValueError(needs_extra("rollout=fast", "fast")) from None
     if rollout is None:
         raise ValueError(f"no fast rollout for {game_name!r}: it has no compiled kernel")
     return rollout

@@ -17,7 +17,7 @@ import copy
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
+from importlib import import_module, resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
@@ -51,16 +51,18 @@ class DataProblem:
 class DataProblems(CardlabError, ValueError):
     """Every problem of the card and deck files (and entrants) of one run: nothing is played until all are fixed."""
 
-    def __init__(self, problems: Sequence[DataProblem], note: str = "") -> None:
+    def __init__(
+        self, problems: Sequence[DataProblem], note: str = "", files: str = "the entrants, card and deck files",
+        outcome: str = "nothing was played",
+    ) -> None:  # fmt: skip
         self.problems = tuple(in_file_order(problems))
-        self.note = note
+        self.note, self.files, self.outcome = note, files, outcome
         count = len(self.problems)
         listed = "".join(f"\n  {problem}" for problem in self.problems) + (f"\n{note}" if note else "")
-        super().__init__(f"{count} problem{'' if count == 1 else 's'} in the entrants, card and deck files; "
-                         f"nothing was played:{listed}")  # fmt: skip
+        super().__init__(f"{count} problem{'' if count == 1 else 's'} in {files}; {outcome}:{listed}")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (DataProblems, (self.problems, self.note))
+        return (DataProblems, (self.problems, self.note, self.files, self.outcome))
 
 
 def in_file_order(problems: Sequence[DataProblem]) -> list[DataProblem]:
@@ -369,3 +371,26 @@ def deck_file_problems(path: Path, parse: Parse, packaged: Sequence[Traversable]
         for error in checked.problems
     ]
     return DeckFile(path, checked.value if checked.only_set_aside else None, in_file_order(problems), layout)
+
+
+def deck_validation(cls: Any, path: Path, card_paths: Sequence[Path]) -> tuple[str, list[DataProblem]]:
+    """A deck file and the card files it may use, checked as `balance --entrants --cards` checks them (the
+    same problems, each with file, line and rule id): the deck's description and every problem; the deck rules
+    are judged only once the card files read and the deck file reads as written (unknown fields aside).
+
+    `cls` is a deck game's class (`cardlab.core.decks.SeatDecks`: `cards_module`, `data_rules`,
+    `packaged_decks`); not imported here, as that module imports this one."""
+    data = import_module(cls.cards_module)
+    rules: DataRules = cls.data_rules
+    problems = card_file_problems(card_paths, data.sample_cards(), data.parse_card, rules)
+    templates = [data.packaged_deck_file(deck_id) for deck_id in cls.packaged_decks]
+    file = deck_file_problems(path, data.parse_deck, templates, rules)
+    if problems or file.deck is None:
+        return "", in_file_order(problems + file.problems)
+    deck = file.deck
+    cards = data.load_card_set(list(card_paths) or None, with_sample_set=True)
+    problems = file.problems + [
+        DataProblem(str(path), file.line_naming(message), rule, message)
+        for rule, message in data.validate_deck(deck, cards)
+    ]
+    return f"deck {deck.id} ({deck.name})", in_file_order(problems)

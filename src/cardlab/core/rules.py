@@ -100,6 +100,37 @@ def parse_rule_args(texts: Sequence[str] | None) -> dict[str, str]:
     return rules
 
 
+def value_list(text: str) -> list[str]:
+    """`V1,V2` or, for numbers, `LO..HI` (every integer between, both ends included): the values a sweep or a
+    tune tries for one rule or card field."""
+    low, dots, high = text.partition("..")
+    if dots:
+        try:
+            lo, hi = int(low), int(high)
+        except ValueError:
+            raise CardlabError(f"a range is LO..HI in whole numbers, got {text!r}") from None
+        if hi < lo or hi - lo > 100:
+            raise CardlabError(f"the range {text!r} must run upwards over at most 100 values")
+        return [str(value) for value in range(lo, hi + 1)]
+    return [value.strip() for value in text.split(",") if value.strip()]
+
+
+def rule_values(options: Sequence[RuleOption], text: str) -> tuple[RuleOption, list[str]]:
+    """`--rule NAME=V1,V2` (or `=LO..HI`) of `sweep` and `tune`: the option and the values to try, each checked;
+    a bare `NAME` tries every value the option has."""
+    name, sep, values = (part.strip() for part in text.partition("="))
+    option = next((option for option in options if option.name == name), None)
+    if option is None and name:
+        known = ", ".join(option.name for option in options) or "none"
+        raise CardlabError(f"--rule {name}: unknown rule option; this game's options: {known}")
+    listed = value_list(values) if sep else list(option.values) if option else []
+    if option is None or not listed:
+        raise CardlabError(f"--rule takes NAME or NAME=VALUE[,VALUE...], got {text!r} (see: cardlab rules GAME)")
+    for value in listed:
+        check_rules(options, {name: value}, "--rule")
+    return option, listed
+
+
 def parse_patch(text: str, where: str = "--patch") -> tuple[str, str, str]:
     """(card, field, value text) of `CARD.FIELD=VALUE`; a CardlabError naming the expected shape otherwise."""
     target, sep, value = text.partition("=")

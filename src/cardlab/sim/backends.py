@@ -18,14 +18,13 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from cardlab.core.errors import CardlabError
+from cardlab.core.extras import needs_extra
 from cardlab.games import REGISTRY, install
 from cardlab.sim.interrupt import held, wait_for
 from cardlab.sim.tasks import default_workers, play_outcomes, task_result
 
 if TYPE_CHECKING:
     from cardlab.sim.tasks import GameTask, Outcome, TaskResult
-
-MISSING_RAY = "the ray backend needs the cluster extra: pip install -e '.[cluster]'"
 
 
 CHUNK_SECONDS = 2.0
@@ -106,7 +105,7 @@ def import_ray() -> Any:
     try:
         import ray
     except ImportError as error:
-        raise CardlabError(MISSING_RAY) from error
+        raise CardlabError(needs_extra("the ray backend", "cluster")) from error
     return ray
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from cardlab.core.extras import needs_extra
 from cardlab.core.plugin import KernelRun, Matchups
 from cardlab.core.rng import derive_seed
 from cardlab.games import game_class
@@ -59,7 +60,7 @@ def default_agent(matchups: Matchups) -> tuple[str, str | None]:
     except AgentSpecError:
         note = (
             f"this table is played by the {FALLBACK_AGENT} agent, whose tables differ from strong play "
-            f"(docs/balance.md); the default strong agent {strong} needs the fast extra: pip install -e '.[fast]'"
+            f"(docs/balance.md); {needs_extra(f'the default strong agent {strong}', 'fast')}"
         )
         return FALLBACK_AGENT, note
     return strong, None

@@ -351,7 +351,23 @@ def write_difference_plot(summary: Mapping[str, Any], path: Path) -> bool:
         return False
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    fig = difference_figure(summary)
+    fig.savefig(path)
+    plt.close(fig)
+    return True
+
+
+def difference_figure(summary: Mapping[str, Any]) -> Any:
+    """The diff heatmap as a figure: numbers in black or white by their cell's luminance (black on navy was
+    unreadable), the colour bar's unit above it (its label ran into the ticks), title wrapped to fit."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
     import numpy as np
+
+    from cardlab.sim.report import fit_texts, label_color
 
     rows = list(dict.fromkeys(cell["pairing"] for cell in summary["cells"]))
     values = np.full((len(rows), 2), np.nan)
@@ -361,7 +377,7 @@ def write_difference_plot(summary: Mapping[str, Any], path: Path) -> bool:
         values[i, cell["seat"]] = 100 * cell["diff"]
         marks[i][cell["seat"]] = "*" if cell["significant"] else ""
     limit = max(5.0, 100 * summary["max_abs_diff"])
-    fig, ax = plt.subplots(figsize=(5.5, 1.6 + 0.32 * len(rows)), dpi=120)
+    fig, ax = plt.subplots(figsize=(6.4, 2.0 + 0.32 * len(rows)), dpi=120)
     image = ax.imshow(values, cmap="RdBu_r", vmin=-limit, vmax=limit, aspect="auto")
     ax.set_xticks([0, 1], [_seat_name(summary["game"], seat) for seat in (0, 1)])
     ax.set_xlabel("seat of the first-named entrant")
@@ -369,15 +385,17 @@ def write_difference_plot(summary: Mapping[str, Any], path: Path) -> bool:
     for i in range(len(rows)):
         for j in (0, 1):
             if not np.isnan(values[i, j]):
-                ax.text(j, i, f"{values[i, j]:+.1f}{marks[i][j]}", ha="center", va="center", fontsize=8)
+                colour = label_color(values[i, j], "RdBu_r", -limit, limit)
+                ax.text(j, i, f"{values[i, j]:+.1f}{marks[i][j]}", ha="center", va="center", fontsize=8, color=colour)
     a, b = summary["agents"]
-    verdict_text = textwrap.shorten(summary["verdict"], 90, placeholder=" …")
-    ax.set_title(f"{summary['game']} {summary['variant']}: win rate of {b} − {a} (pp)\n{verdict_text}", fontsize=9)
-    fig.colorbar(image, ax=ax, label="diff (percentage points)")
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return True
+    verdict_text = textwrap.shorten(summary["verdict"], 160, placeholder=" …")
+    title = fig.suptitle(
+        f"{summary['game']} {summary['variant']}: win rate of {b} − {a} (pp)\n{verdict_text}", fontsize=9
+    )
+    bar = fig.colorbar(image, ax=ax)
+    bar.ax.set_title("diff (pp)", fontsize=8, pad=12)  # above the top tick label, not on it
+    fit_texts(fig, [title])
+    return fig
 
 
 def _colour(diff: float) -> str:

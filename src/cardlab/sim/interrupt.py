@@ -88,3 +88,33 @@ def ignore_in_worker() -> None:
     decides (it keeps what finished and ends the workers); a worker's own KeyboardInterrupt would only
     print its traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def ended_at_once(line: str, fd: int) -> Iterator[None]:
+    """Ctrl-C during a block that keeps nothing and cannot stop between steps (compiling a kernel): `line`
+    written to `fd` and exit status 130 at once. A KeyboardInterrupt is not enough there: numba compiles
+    through objects whose finalizers run in between, and an exception raised in a finalizer is printed and
+    lost. Outside the main thread, or where SIGINT is someone else's, nothing changes."""
+    import os
+    import sys
+
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or previous is not signal.default_int_handler:
+        yield
+        return
+
+    def end(signum: int, frame: object) -> None:
+        # Straight to the file descriptor: the signal may have come in the middle of a print, whose buffers
+        # (rich's, io's) are not reentrant (rich would print its line again).
+        for stream in (sys.stdout, sys.stderr):
+            with suppress(Exception):  # interrupted inside a write of its own: what it held is lost
+                stream.flush()
+        os.write(fd, line.encode())
+        os._exit(130)
+
+    signal.signal(signal.SIGINT, end)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -6,7 +6,7 @@ import base64
 import csv
 import html
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -179,14 +179,42 @@ def write_summary_json(summary: dict[str, Any], path: Path) -> None:
     path.write_text(json.dumps(summary, indent=2) + "\n")
 
 
-def report_title(summary: dict[str, Any]) -> str:
-    """What a balance table is of, naming the agent that played it: "<title> <variant> — agent <spec>"."""
-    return f"{game_title(summary['game'])} {summary['variant']} — agent {summary['agent']}"
+AGENT_WORDS = {"ismcts": "strong search", "pimc": "search", "heuristic": "heuristic", "random": "random play"}
+"""What a designer calls the agent that played a table; its spec goes on the details line (`spec_line`)."""
+NAMED_IN_TITLE = 4
+"""Entrants a title names before `and N more`: a title is a line, not the table."""
+
+
+def agent_words(spec: str) -> str:
+    """`ismcts:iterations=2000,...` -> `strong search`; an agent without words keeps its name."""
+    name = spec.split(":", 1)[0]
+    return AGENT_WORDS.get(name, name)
+
+
+def report_title(summary: Mapping[str, Any]) -> str:
+    """What a balance table is of, in words (game, entrants by name, agent): the variant's hash and the agent
+    spec are unreadable there and, unbroken, made the page wider than a screen; `spec_line` carries them."""
+    entrants = list(summary["matrix"]["entrants"]) if "matrix" in summary else []
+    names = [(summary.get("entrant_names") or {}).get(entrant) or entrant for entrant in entrants]
+    shown = ", ".join(names[:NAMED_IN_TITLE])
+    if len(names) > NAMED_IN_TITLE:
+        shown += f" and {len(names) - NAMED_IN_TITLE} more"
+    played = f"played by {agent_words(str(summary['agent']))}"
+    return (
+        f"{game_title(summary['game'])}: {shown} — {played}" if shown else f"{game_title(summary['game'])} — {played}"
+    )
+
+
+def spec_line(summary: Mapping[str, Any]) -> str:
+    """The table's exact identity for the details line: its variant and the agent spec that played it."""
+    return f"variant {summary['variant']} — agent {summary['agent']}"
 
 
 def validation_line(summary: dict[str, Any]) -> str:
     """How the agent's table was validated against another agent's (`cardlab compare`), or that it was not."""
     validation = summary.get("validation")
+    if validation is None and summary.get("default_agent_backing"):
+        return f"{summary['default_agent_backing']} (no stored comparison with another agent in this database)"
     if validation is None:
         return f"not validated: no stored comparison of {summary['agent']} with another agent (cardlab compare)"
     return str(validation["text"])
@@ -231,7 +259,8 @@ def write_heatmap(summary: dict[str, Any], path: Path) -> None:
 def heatmap_figure(summary: dict[str, Any]) -> Any:
     """The matrix of row-vs-column win rates (both seats pooled) as a matplotlib figure. A cell whose 95%
     Wilson interval excludes 50% is outlined and its rate starred; entrants are named where the table has
-    names (`entrant_label`)."""
+    names (`entrant_label`). Title and footnote are wrapped to the figure's width (`fit_texts`): unwrapped,
+    the title and the footnote ran off the PNG."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -244,9 +273,9 @@ def heatmap_figure(summary: dict[str, Any]) -> Any:
     rates = np.array([[np.nan if r is None else r for r in row] for row in summary["matrix"]["win_rate"]], float)
     intervals = matrix_intervals(summary)
     longest = max((len(name) for name in names), default=0)
-    size = 2.4 + 0.7 * len(names) + 0.06 * max(0, longest - 8)
+    size = max(4.8, 2.4 + 0.7 * len(names) + 0.06 * max(0, longest - 8))
     fig, ax = plt.subplots(figsize=(size + 1.2, size), dpi=120)
-    image = ax.imshow(rates, cmap="RdBu_r", vmin=0.0, vmax=1.0)
+    image = ax.imshow(rates, cmap=HEATMAP_CMAP, vmin=0.0, vmax=1.0)
     ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
     ax.set_yticks(range(len(names)), names)
     for i in range(len(names)):
@@ -259,19 +288,71 @@ def heatmap_figure(summary: dict[str, Any]) -> Any:
                     fontsize=9 if len(names) <= 6 else 7, color=label_color(rates[i, j]))  # fmt: skip
             if differs:
                 ax.add_patch(Rectangle((j - 0.45, i - 0.45), 0.9, 0.9, fill=False, edgecolor="black", linewidth=1.5))
-    ax.set_xlabel("opponent\n(outlined, *: the rate's 95% interval excludes 50%, each cell on its own, uncorrected)")
+    ax.set_xlabel("opponent\n(outlined, *: the rate's 95% interval excludes 50%, each cell on its own, uncorrected)",
+                  fontsize=8)  # fmt: skip
     ax.set_ylabel(summary["kind"].removesuffix("s"))
-    ax.set_title(
-        f"{report_title(summary)}\nwin rate of row vs column, {summary['games_per_cell']} games per pairing and seat"
+    title = fig.suptitle(  # the figure's, not the axes': centred on the PNG, clear of the colour bar
+        f"{report_title(summary)}\nwin rate of row vs column, {summary['games_per_cell']} games per pairing and seat",
+        fontsize=10,
     )
     fig.colorbar(image, ax=ax, label="win rate")
-    fig.tight_layout()
+    fit_texts(fig, [title, ax.xaxis.label])
     return fig
 
 
-def label_color(rate: float) -> str:
-    """A heatmap label readable on its cell: white on the dark ends of the diverging map, black between."""
-    return "white" if abs(rate - 0.5) > 0.3 else "black"
+HEATMAP_CMAP = "RdBu_r"
+
+
+def fit_texts(fig: Any, texts: Sequence[Any]) -> None:
+    """Wrap `texts` (a title, a footnote) until the laid-out figure holds every one of them: matplotlib
+    neither wraps a title nor keeps one inside the figure (a title is centred on its axes, not the figure)."""
+    import textwrap
+
+    originals = [text.get_text().split("\n") for text in texts]
+    width_px = fig.get_figwidth() * fig.dpi
+    columns = [max(20, int(width_px / (0.55 * text.get_fontsize() * fig.dpi / 72))) for text in texts]
+    for _ in range(12):
+        for text, lines, width in zip(texts, originals, columns, strict=True):
+            text.set_text("\n".join(textwrap.fill(line, width) for line in lines))
+        fig.tight_layout()
+        fig.canvas.draw()
+        box = fig.bbox
+        wide = [text.get_window_extent().x0 < box.x0 or text.get_window_extent().x1 > box.x1 for text in texts]
+        if not any(wide):
+            return
+        columns = [
+            max(12, int(width * 0.88)) if too_wide else width for width, too_wide in zip(columns, wide, strict=True)
+        ]
+
+
+def relative_luminance(rgb: Sequence[float]) -> float:
+    """WCAG 2 relative luminance of an sRGB colour (channels 0..1)."""
+
+    def linear(channel: float) -> float:
+        return channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4
+
+    red, green, blue = (linear(float(c)) for c in rgb[:3])
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def contrast_ratio(first: Sequence[float], second: Sequence[float]) -> float:
+    """WCAG 2 contrast ratio of two colours, 1 to 21 (4.5 is the least for normal text)."""
+    light, dark = sorted((relative_luminance(first), relative_luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def text_color_on(rgb: Sequence[float]) -> str:
+    """Black or white, whichever contrasts more with a cell of colour `rgb` (never under 4.5:1: the two
+    ratios multiply to 21): a fixed colour put black numbers on navy cells."""
+    return "white" if contrast_ratio(rgb, (1.0, 1.0, 1.0)) > contrast_ratio(rgb, (0.0, 0.0, 0.0)) else "black"
+
+
+def label_color(rate: float, cmap: str = HEATMAP_CMAP, low: float = 0.0, high: float = 1.0) -> str:
+    """A heatmap label readable on its cell: the text colour for the colour `cmap` gives `rate`."""
+    import matplotlib
+
+    fraction = 0.5 if high == low else (rate - low) / (high - low)
+    return text_color_on(matplotlib.colormaps[cmap](min(1.0, max(0.0, fraction))))
 
 
 def config_words(config: dict[str, Any]) -> str:
@@ -319,8 +400,9 @@ def html_page(title: str, body: str) -> str:
 <html lang="en"><head><meta charset="utf-8">
 <title>{html.escape(title)}</title>
 <style>
-body {{ font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; }}
-table {{ border-collapse: collapse; margin: 1em 0; }}
+body {{ font-family: system-ui, sans-serif; margin: 2em auto; padding: 0 1em; max-width: 60em; color: #222;
+        overflow-wrap: anywhere; }}
+table {{ border-collapse: collapse; margin: 1em 0; display: block; max-width: 100%; overflow-x: auto; }}
 td, th {{ border: 1px solid #ccc; padding: .3em .7em; text-align: right; }}
 td:first-child, th:first-child {{ text-align: left; }}
 img {{ max-width: 100%; }}
@@ -356,6 +438,7 @@ def write_report_html(summary: dict[str, Any], heatmap: Path | None, path: Path,
     credit = game_class(summary["game"]).credit
     image = embedded_png(heatmap, "win-rate heatmap")
     body = f"""<h1>{esc(report_title(summary))}</h1>
+<p class="spec"><small>{esc(spec_line(summary))}</small></p>
 <p class="validation"><b>Agent {esc(summary["agent"])}: {esc(validation_line(summary))}.</b></p>
 <p>Balance table: variant <b>{esc(summary["variant"])}</b>, both seats played by <b>{esc(summary["agent"])}</b>,
 {summary["games_per_cell"]} games per pairing and seat ({esc(games_line(summary, new))}).
@@ -373,7 +456,7 @@ two-sided binomial p = {first["p_value"]:.3g}.</p>
 <h2>Win-rate matrix</h2>
 {image}
 <p><small>{esc(credit)} Generated by cardlab.</small></p>"""
-    path.write_text(html_page(f"{title} balance: {summary['variant']}, {summary['agent']}", body))
+    path.write_text(html_page(f"{report_title(summary)} ({title} balance)", body))
 
 
 def print_balance(summary: dict[str, Any], console: Any, new: int = 0) -> None:
@@ -383,7 +466,8 @@ def print_balance(summary: dict[str, Any], console: Any, new: int = 0) -> None:
     from rich.table import Table
 
     n = summary["games_per_cell"]
-    table = Table(title=f"{report_title(summary)}\n{n} games per pairing and seat · {games_line(summary, new)}")
+    played = f"{n} games per pairing and seat · {games_line(summary, new)}"
+    table = Table(title=f"{report_title(summary)}\n{spec_line(summary)}\n{played}")
     words = seat_words(summary["game"])
     first_word, short = words.heading, words.short
     table.add_column("pairing")  # wraps at its spaces: a long entrant name stays whole, never cut to "…"
@@ -449,3 +533,27 @@ def plus_minus(wins: int, games: int, ci: list[float]) -> str:
     if not games:
         return "-"
     return f"{100 * wins / games:.1f} ±{50 * (ci[1] - ci[0]):.1f}"
+
+
+def write_balance_files(
+    summary: dict[str, Any], games: Sequence[StoredGame], batches: Sequence[StoredBatch], new: int, out: Path
+) -> list[str]:
+    """table.csv, results.csv, batches.csv (kernel games), summary.json, heatmap.png (with the plots extra) and
+    report.html in `out`; returns what was written, in that order."""
+    out.mkdir(parents=True, exist_ok=True)
+    write_results_csv(games, out / "results.csv", summary.get("entrant_names"))
+    write_table_csv(games, batches, summary, out / "table.csv")  # every cell's counts, whatever the engine
+    written = ["table.csv", "results.csv"]
+    if batches:
+        write_batches_csv(batches, out / "batches.csv")
+        written.append("batches.csv")
+    write_summary_json(summary, out / "summary.json")
+    written.append("summary.json")
+    heatmap: Path | None = out / "heatmap.png"
+    try:
+        write_heatmap(summary, out / "heatmap.png")
+        written.append("heatmap.png")
+    except ImportError:  # the plots extra is missing: the report goes without its plot
+        heatmap = None
+    write_report_html(summary, heatmap, out / "report.html", new)
+    return [*written, "report.html"]

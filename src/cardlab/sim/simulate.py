@@ -5,13 +5,14 @@ swapped, on the reference engine (tasks the caller runs, in any number of worker
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache, partial
 from typing import Any
 
 from cardlab.core.errors import CardlabError
 from cardlab.core.game import Game
 from cardlab.core.rng import derive_seed
+from cardlab.games import game_class
 from cardlab.sim.headtohead import HeadToHead
 from cardlab.sim.stats import wilson_interval
 from cardlab.sim.tasks import GameTask, TaskResult, Track, no_progress
@@ -76,3 +77,29 @@ def simulate(
         "decision_ms": tally.decision_ms,
         "engine": engine,
     }
+
+
+def print_simulation(summary: Mapping[str, Any], console: Any) -> None:
+    """Each agent's wins with their 95% interval and decision cost, then the wins by seat and the speed."""
+    from rich.table import Table
+
+    from cardlab.sim.report import config_words, plus_minus
+
+    cls, games = game_class(summary["game"]), summary["games"]
+    table = Table(title=f"{cls.title}: {config_words(summary['config'])}\n{games} games, seats swapped per deal")
+    for column in ("agent", "wins", "% ±95%", "ms/decision"):
+        table.add_column(column, justify="left" if column == "agent" else "right", overflow="fold")
+    for spec, won, ci, ms in zip(
+        summary["agents"], summary["wins"], summary["ci95"], summary["decision_ms"], strict=True
+    ):
+        table.add_row(spec, str(won), plus_minus(won, games, ci), f"{ms:.4g}")
+    console.print(table)
+    # Where the first player is decided anew every turn, seats are only labels.
+    fixed = cls.fixed_first_player
+    p1, p2, seat = ("P1 (first)", "P2 (second)", "first player") if fixed else ("P1", "P2", "seat P1")
+    per_second = summary["games_per_second"] * summary["decisions"] / games
+    console.print(
+        f"wins by seat: {p1} {summary['seat_wins']['P1']}, {p2} {summary['seat_wins']['P2']}; "
+        f"{seat} wins {summary['first_player_win_rate']:.1%}; "
+        f"{summary['games_per_second']} games/s, {per_second:,.0f} decisions/s"
+    )

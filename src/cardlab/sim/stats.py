@@ -21,6 +21,7 @@ __all__ = [
     "bootstrap_bradley_terry_counts",
     "bradley_terry",
     "first_player_advantage",
+    "games_to_decide",
     "holm_adjusted",
     "holm_bonferroni",
     "newcombe_interval",
@@ -114,6 +115,15 @@ def detectable_difference(games_a: int, games_b: int, tests: int = 1, alpha: flo
         raise ValueError(f"need at least one test, got {tests}")
     z = NormalDist().inv_cdf(1 - alpha / (2 * tests))
     return z * math.sqrt(0.25 * (1 / games_a + 1 / games_b))
+
+
+def games_to_decide(games: int, half_width: float, distance: float) -> int | None:
+    """Games at which an interval `half_width` wide on one side at `games` would shrink to `distance` (a
+    Wilson or Wald interval's half-width scales as 1/sqrt(n)), so that it no longer reaches across a
+    threshold that far from the estimate; None when the estimate sits on the threshold (no size decides)."""
+    if distance <= 0:
+        return None
+    return max(games + 1, math.ceil(games * (half_width / distance) ** 2))
 
 
 def _binom_log_pmf(games: int, p: float) -> Callable[[int], float]:

@@ -6,13 +6,17 @@ combination that is the game as specified (the spec's values, e.g. `S14.cost=2` 
 is that row, labelled as asked with "(as specified)".
 
 Every row is played with the same plan (issue #33): `--games` games per pairing and seat, game
-indices 0 to N-1 of the sweep's own experiment
-(`sweep/GAME/VARIANT/AGENT/seed=S/games=N/code=FINGERPRINT`, plus `/engine=cpu` for a kernel), the
-deals shared by every variant (common random numbers) and apart from those of `cardlab balance`.
-Stored games are reused only when they are of that same plan (same agent, master seed, games per
-cell, engine and code): a rerun plays nothing new, and a stopped sweep finishes where it stopped, but
-a table played another way (more games, another seed) is never mixed into a row. The header says
-how many games of the plan were stored already.
+indices 0 to N-1. Since issue #51 a row *is* the `cardlab balance` table of its variant: its games are
+stored under balance's experiment (`balance/GAME/VARIANT/AGENT/seed=S`, plus `/engine=cpu` for a
+kernel) with balance's seeds, reused where stored and played there otherwise, so `balance`, `sweep`
+and `tune` give the same baseline numbers for the same seed, agent, games and entrants, and a report
+never pools a deal twice. Balance's seeds derive from the master seed, the deals' variant (a rule or
+card edit keeps the game's deals), the cell and the index, so every row plays the same deals (common
+random numbers). Stored games are reused only when they are of that same plan (same agent, master
+seed, engine and code, indices below N): a rerun plays nothing new, and a stopped sweep finishes where
+it stopped, but a table played another way (another seed) is never mixed into a row. A kernel batch
+cannot be cut: where balance stored a larger one, the row holds all of it. The header says how many
+games were stored already, and that the baseline is the balance table's.
 
 What a designer reads first is printed side by side: the first player's rate, each entrant's overall
 rate, the most unbalanced cell, and the `compare` verdict of the variant's table against the
@@ -35,7 +39,6 @@ from typing import Any
 
 from cardlab.core.errors import CardlabError
 from cardlab.core.plugin import Matchups
-from cardlab.core.rng import derive_seed
 from cardlab.core.rules import (
     Patches,
     RuleOption,
@@ -43,7 +46,9 @@ from cardlab.core.rules import (
     check_patches,
     check_rules,
     parse_patch,
+    rule_values,
     rules_label,
+    value_list,
     varied_matchups,
 )
 from cardlab.sim.balance import (
@@ -58,6 +63,7 @@ from cardlab.sim.balance import (
     summarize,
 )
 from cardlab.sim.compare import Runner, compare_tables
+from cardlab.sim.prepare import effective_patches
 from cardlab.sim.report import embedded_png, entrant_label, html_page, print_names
 from cardlab.sim.tasks import Track, no_progress
 from cardlab.store.fingerprint import fingerprint
@@ -98,24 +104,19 @@ class Variant:
 
 
 def sweep_variants(
-    options: Sequence[RuleOption],
-    rule_args: Sequence[str],
-    patch_args: Sequence[str],
-    effective: Callable[[Rules, Patches], Patches] | None = None,
+    options: Sequence[RuleOption], rule_args: Sequence[str], patch_args: Sequence[str], base: Matchups | None = None
 ) -> list[Variant]:
-    """The baseline, then every other combination of the dimensions (`NAME=V1,V2`, `CARD.FIELD=V1,V2`), in
-    order. `effective` gives the card edits that change a card (the game drops one setting a printed value),
-    so a combination equal to the game as specified is the baseline row, labelled as asked."""
+    """The baseline, then every other combination of the dimensions (`NAME=V1,V2`, a bare `NAME` for every
+    value, `CARD.FIELD=V1,V2`), in order. Only card edits that change a card of `base` count (the game drops
+    one setting a printed value), so a combination equal to the game as specified is the baseline row,
+    labelled as asked."""
     dimensions: list[list[tuple[str, str]]] = []
     for text in rule_args:
-        name, sep, values = text.partition("=")
-        listed = [value.strip() for value in values.split(",") if value.strip()]
-        if not sep or not name.strip() or not listed:
-            raise CardlabError(f"--rule takes NAME=VALUE[,VALUE...], got {text!r} (see: cardlab rules GAME)")
-        dimensions.append([("rule", f"{name.strip()}={value}") for value in listed])
+        option, listed = rule_values(options, text)
+        dimensions.append([("rule", f"{option.name}={value}") for value in listed])
     for text in patch_args:
         target, sep, values = text.partition("=")
-        listed = [value.strip() for value in values.split(",") if value.strip()]
+        listed = value_list(values)
         if not sep or not listed:
             raise CardlabError(f"--patch takes CARD.FIELD=VALUE[,VALUE...], got {text!r}")
         dimensions.append([("patch", f"{target.strip()}={value}") for value in listed])
@@ -128,8 +129,8 @@ def sweep_variants(
         for text in patches:
             parse_patch(text)  # a malformed edit is refused before anything is played
         checked_rules, checked_patches = check_rules(options, rules, "--rule"), check_patches(patches, "--patch")
-        if effective is not None:
-            checked_patches = effective(checked_rules, checked_patches)
+        if base is not None:
+            checked_patches = effective_patches(base, checked_rules, checked_patches)
         variant = Variant(checked_rules, checked_patches, tuple(text for _, text in combination))
         if variant.as_specified and not variants[0].asked:
             variants[0] = variant  # the spec's own values: the baseline, named as asked
@@ -140,28 +141,19 @@ def sweep_variants(
 
 @dataclass(frozen=True)
 class SweepPlan(BalanceSetup):
-    """One row's games: `games_per_cell` per pairing and seat, indices 0 to N-1 of an experiment whose
-    name holds everything that decides them, so that only the same plan reuses them (module docstring)."""
+    """One row's games: `games_per_cell` per pairing and seat, indices 0 to N-1 of the variant's balance
+    experiment (module docstring); only games of the current code count (`select`)."""
 
     master_seed: int = 0
     code: str = ""
     """The fingerprint of the code that plays the plan (stored games of other code are not this plan)."""
 
-    @property
-    def experiment(self) -> str:
-        m = self.matchups
-        return (
-            f"sweep/{m.game}/{m.variant}/{self.agent}/seed={self.master_seed}/games={self.games_per_cell}"
-            f"/code={self.code}"
-        )
-
 
 def sweep_plan(matchups: Matchups, agent: str, games: int, seed: int, mirrors: bool, engine: str) -> SweepPlan:
-    """The plan of one row. Its game seeds derive from the master seed and the games per cell, not the
-    variant (every row plays the same deals) and not those of `cardlab balance` (never a deal twice in the
-    games a report pools)."""
+    """The plan of one row: balance's table of the variant (balance's seeds and experiment), its first
+    `games` per pairing and seat."""
     code = fingerprint(matchups.game, agent, engine)
-    return SweepPlan(matchups, agent, games, derive_seed(seed, "sweep", games), mirrors, seed, code)
+    return SweepPlan(matchups, agent, games, seed, mirrors, seed, code)
 
 
 def play_plan(
@@ -183,7 +175,7 @@ def play_plan(
         tasks = balance_tasks(plan, lambda cell: 0, None, db.stored_keys(experiment))
         if tasks:
             played = store_as_played(db, run(tasks), plan)
-    counts = db.experiment_counts(experiment)
+    counts = db.experiment_counts(experiment, below=plan.games_per_cell)
     return played, select(counts, current_fingerprints(plan.matchups.game, plan.agent)).counts
 
 
@@ -282,12 +274,24 @@ def run_sweep(
             "total_games": sum(row["total_games"] for row in rows),
             "rule": "every row plays the same games per pairing and seat; stored games are reused only from an "
             "earlier run of this same plan (agent, seed, games per cell, engine, code)",
+            "baseline": baseline_source(rows[0]["games_per_cell"], seed, rows[0]["reused"], rows[0]["played"]),
         },
         "resolution_pp": resolution,
         "games_for_10_pp": games_for(10.0, cells),
         "variants": rows,
     }
     return sweep, summaries
+
+
+def baseline_source(games: int, seed: int, reused: int, played: int) -> str:
+    """Where the baseline row's games come from: `cardlab balance`'s table (issue #51), so `balance`,
+    `sweep` and `tune` agree on it; what was reused, what was played with balance's seeds."""
+    where = f"the baseline row is `cardlab balance`'s games (seed {seed}, game indices 0 to {games - 1})"
+    if not played:
+        return f"{where}, all stored already"
+    if not reused:
+        return f"{where}, played now with balance's seeds and stored as balance's (no balance games stored)"
+    return f"{where}: {reused:,} stored, {played:,} played now with balance's seeds"
 
 
 def plan_line(sweep: dict[str, Any]) -> str:
@@ -297,12 +301,14 @@ def plan_line(sweep: dict[str, Any]) -> str:
     games = sweep["games_per_cell"]
     where = f"seed {sweep['seed']}, {sweep['engine']} engine"
     if not reused:
-        return f"every row: {games} games per pairing and seat ({where}), all played by this run"
+        line = f"every row: {games} games per pairing and seat ({where}), all played by this run"
+        return f"{line}; {plan['baseline']}" if plan.get("baseline") else line
     stored = "all" if reused == total else f"{reused:,} of {total:,}"
-    return (
+    line = (
         f"every row: {games} games per pairing and seat ({where}); {stored} games stored by an earlier run of "
         "this same plan (same agent, seed, games per cell, engine and code), no others"
     )
+    return f"{line}; {plan['baseline']}" if plan.get("baseline") else line
 
 
 def resolution_line(sweep: dict[str, Any]) -> str:

@@ -18,8 +18,9 @@ game i of a cell is the same deal under every candidate), and a rung only adds g
 The survivors are played at the full size (`confirmed`); the Pareto front over (edits, imbalance) is what
 is reported.
 
-Games are stored as they are played under the experiment `tune/GAME/VARIANT/AGENT/seed=S/code=F`, so a
-stopped run resumes and a rerun plays nothing new.
+Games are stored as they are played as the candidate variant's balance table (`balance/GAME/VARIANT/AGENT/
+seed=S`, balance's seeds, issue #51), so a stopped run resumes, a rerun plays nothing new, and the baseline's
+numbers are those of `cardlab balance` and `cardlab sweep` for the same seed, agent, games and entrants.
 """
 
 from __future__ import annotations
@@ -36,13 +37,22 @@ from typing import Any
 
 from cardlab.core.errors import CardlabError
 from cardlab.core.plugin import Matchups
-from cardlab.core.rng import derive_seed
-from cardlab.core.rules import Patches, RuleOption, Rules, check_patches, check_rules, parse_patch, varied_matchups
+from cardlab.core.rules import (
+    Patches,
+    RuleOption,
+    Rules,
+    check_patches,
+    parse_patch,
+    rule_values,
+    value_list,
+    varied_matchups,
+)
 from cardlab.sim.balance import entrant_totals, first_player_rate, pairings
 from cardlab.sim.compare import Runner, compare_tables, write_difference_plot
+from cardlab.sim.prepare import changes_a_card
 from cardlab.sim.report import embedded_png, html_page, print_names
-from cardlab.sim.stats import wilson_interval
-from cardlab.sim.sweep import SweepPlan, play_plan
+from cardlab.sim.stats import games_to_decide, wilson_interval
+from cardlab.sim.sweep import SweepPlan, baseline_source, play_plan
 from cardlab.sim.tasks import Track, no_progress
 from cardlab.store.fingerprint import fingerprint
 from cardlab.store.games_db import CellCount, GamesDB
@@ -139,49 +149,24 @@ class Candidate:
         return "+".join(self.edits) or "as specified"
 
 
-def _values(text: str) -> list[str]:
-    """`V1,V2` or, for numbers, `LO..HI` (every integer between, both ends included)."""
-    low, dots, high = text.partition("..")
-    if dots:
-        try:
-            lo, hi = int(low), int(high)
-        except ValueError:
-            raise CardlabError(f"a range is LO..HI in whole numbers, got {text!r}") from None
-        if hi < lo or hi - lo > 100:
-            raise CardlabError(f"the range {text!r} must run upwards over at most 100 values")
-        return [str(value) for value in range(lo, hi + 1)]
-    return [value.strip() for value in text.split(",") if value.strip()]
-
-
 def tune_dimensions(
-    options: Sequence[RuleOption],
-    rule_args: Sequence[str],
-    patch_args: Sequence[str],
-    changes: Callable[[str], bool] | None = None,
+    options: Sequence[RuleOption], rule_args: Sequence[str], patch_args: Sequence[str], base: Matchups | None = None
 ) -> list[Dimension]:
-    """The declared space. `changes(CARD.FIELD=VALUE)` says whether a card edit changes the card (the game
-    raises for a card, field or value it refuses); a value equal to the spec's, like a rule option's
-    default, is no edit and is left out."""
-    by_name = {option.name: option for option in options}
+    """The declared space. A value equal to the spec's, a rule option's default or a card edit that changes no
+    card of `base` (the game drops it; it raises for a card, field or value it refuses), is no edit and is
+    left out."""
     dimensions = []
     for text in rule_args:
-        name, sep, values = text.partition("=")
-        name = name.strip()
-        option = by_name.get(name)
-        if option is None:
-            known = ", ".join(by_name) or "none"
-            raise CardlabError(f"--rule {name}: unknown rule option; this game's options: {known}")
-        listed = _values(values) if sep else list(option.values)  # a bare NAME tries every value
-        for value in listed:
-            check_rules(options, {name: value}, "--rule")
-        dimensions.append(Dimension("rule", name, tuple(v for v in dict.fromkeys(listed) if v != option.default)))
+        option, listed = rule_values(options, text)
+        alternatives = tuple(v for v in dict.fromkeys(listed) if v != option.default)
+        dimensions.append(Dimension("rule", option.name, alternatives))
     for text in patch_args:
         target, sep, values = text.partition("=")
         if not sep:
             raise CardlabError(f"--patch takes CARD.FIELD=V1,V2 or CARD.FIELD=LO..HI, got {text!r}")
         card, field_name, _ = parse_patch(f"{target}=0")
         name = f"{card}.{field_name}"
-        listed = [v for v in dict.fromkeys(_values(values)) if changes is None or changes(f"{name}={v}")]
+        listed = [v for v in dict.fromkeys(value_list(values)) if base is None or changes_a_card(base, f"{name}={v}")]
         dimensions.append(Dimension("patch", name, tuple(listed)))
     if not dimensions:
         raise CardlabError("tune needs a space: at least one --rule NAME=V1,V2 or --patch CARD.FIELD=V1,V2")
@@ -220,19 +205,14 @@ def tune_candidates(dimensions: Sequence[Dimension], max_edits: int) -> list[Can
 
 @dataclass(frozen=True)
 class TunePlan(SweepPlan):
-    """A candidate's games: indices 0 to N-1 of one stream for every candidate and rung (a later rung adds
-    games to an earlier one's), so the plan's name leaves out the number of games."""
-
-    @property
-    def experiment(self) -> str:
-        m = self.matchups
-        return f"tune/{m.game}/{m.variant}/{self.agent}/seed={self.master_seed}/code={self.code}"
+    """A candidate's games: indices 0 to N-1 of its variant's balance table (as in `cardlab.sim.sweep`), so a
+    later rung adds games to an earlier one's and the baseline is `cardlab balance`'s games."""
 
 
 def tune_plan(matchups: Matchups, agent: str, games: int, seed: int, mirrors: bool, engine: str) -> TunePlan:
-    """Game seeds derive from the master seed alone: every candidate plays the baseline's deals."""
+    """Balance's seeds, from the master seed and the deals' variant: every candidate plays the baseline's deals."""
     code = fingerprint(matchups.game, agent, engine)
-    return TunePlan(matchups, agent, games, derive_seed(seed, "tune"), mirrors, seed, code)
+    return TunePlan(matchups, agent, games, seed, mirrors, seed, code)
 
 
 @dataclass
@@ -287,6 +267,8 @@ class Entry:
     counts: list[CellCount] = field(default_factory=list)
     dropped: str = ""
     """Why the search stopped playing it ("" while it goes on)."""
+    played: int = 0
+    """Of its games, those this run played (the rest were stored: the baseline's by `cardlab balance`)."""
 
     @property
     def edits(self) -> int:
@@ -296,7 +278,7 @@ class Entry:
 def _rung_counts(db: GamesDB, plan: TunePlan, engine: str, size: int, counts: list[CellCount]) -> list[CellCount]:
     """The counts a rung decides on: those kept when this rung first had exactly `size` games per cell, so that
     a rerun or a resumed run decides as the first did (a later rung, or another run, may have played more)."""
-    key = f"{plan.experiment}/engine={engine}"
+    key = f"tune/{plan.experiment}/code={plan.code}/engine={engine}"
     kept = db.rung_counts(key, size)
     if kept is not None:
         return kept
@@ -411,6 +393,7 @@ def run_tune(
             now, counts = play_plan(db, plan, engine, run, track, f"tune {base.game} · {entry.candidate.label}")
             counts = _rung_counts(db, plan, engine, size, counts)
             played += now
+            entry.played += now
             spent += need
             entry.games_per_cell, entry.counts = size, counts
             entry.score = score(counts, targets, confidence)
@@ -422,7 +405,7 @@ def run_tune(
             _finalists(entries, rung)
     confirmed = [entry for entry in entries if entry.games_per_cell == confirm]
     front = pareto_front(confirmed) if confirmed else pareto_front([e for e in entries if e.score is not None])
-    meets = [entry for entry in front if entry.score is not None and entry.score.imbalance <= 0]
+    meets = [entry for entry in front if entry.score is not None and entry.score.interval[1] <= 0]
     names = {target.text: TARGET_KINDS[target.kind] for target in targets}
     return {
         "game": base.game,
@@ -454,24 +437,51 @@ def run_tune(
         },
         "out_of_budget": out_of_budget,
         "seconds": time.monotonic() - started,
-        "verdict": _verdict(meets, confirmed, out_of_budget),
+        "verdict": tune_verdict(front, confirmed, out_of_budget),
+        "meets_target": bool(meets),
         "mirrors": mirrors,
+        "baseline_source": _baseline_source(entries[0], seed),
         "baseline": _entry_json(entries[0], base, front, confirm),
         "candidates": [_entry_json(entry, base, front, confirm) for entry in front],
         "evaluated": [_entry_json(entry, base, front, confirm) for entry in entries if entry.score is not None],
     }
 
 
-def _verdict(meets: Sequence[Entry], confirmed: Sequence[Entry], out_of_budget: bool) -> str:
-    if meets and not meets[0].edits:
+def _baseline_source(baseline: Entry, seed: int) -> str:
+    games = baseline.score.games if baseline.score is not None else 0
+    return baseline_source(baseline.games_per_cell, seed, games - baseline.played, baseline.played)
+
+
+def tune_verdict(front: Sequence[Entry], confirmed: Sequence[Entry], out_of_budget: bool) -> str:
+    """What the intervals say (issue #51): "meets the target" only for a candidate whose whole imbalance
+    interval is on target (0 or less); one whose interval straddles the target is the best found, not
+    confirmed, with about how many games per pairing and seat would decide it; "nothing meets" only when
+    every interval is off target."""
+    scored = [entry for entry in front if entry.score is not None]
+    on_target = [entry for entry in scored if entry.score is not None and entry.score.interval[1] <= 0]
+    if on_target and not on_target[0].edits:
         return "the game as specified meets the target already"
-    if meets:
-        best = meets[0]
+    if on_target:
+        best = on_target[0]
         sure = "" if best in confirmed else " (not confirmed: the budget ran out)"
         return f"meets the target with {best.edits} edit(s): {best.candidate.label}{sure}"
     if out_of_budget and not confirmed:
         return "the budget ran out before any candidate was confirmed"
-    return "nothing in this space meets the target"
+    open_ = [entry for entry in scored if entry.score is not None and entry.score.interval[0] <= 0]
+    if not open_:
+        return "nothing in this space meets the target"
+    best = next((entry for entry in open_ if _imbalance(entry) <= 0), min(open_, key=_imbalance))
+    games = decide_games(best)
+    decide = f"about {games:,} games per cell would decide" if games else "it sits on the target's edge"
+    return f"best found: {best.candidate.label} ({best.edits} edit(s)), not confirmed at this size ({decide})"
+
+
+def decide_games(entry: Entry) -> int | None:
+    """Games per pairing and seat at which `entry`'s imbalance interval would no longer straddle 0."""
+    assert entry.score is not None
+    value, (low, high) = entry.score.imbalance, entry.score.interval
+    half = high - value if value <= 0 else value - low
+    return games_to_decide(entry.games_per_cell, half, abs(value))
 
 
 def _entry_json(entry: Entry, base: Matchups, front: Sequence[Entry], confirm: int) -> dict[str, Any]:
@@ -518,6 +528,8 @@ def print_tune(tune: dict[str, Any], console: Any) -> None:
             str(row["games_per_cell"]) + ("" if row["confirmed"] else " (unconfirmed)"),
         )  # fmt: skip
     console.print(table)
+    if tune.get("baseline_source"):
+        console.print(tune["baseline_source"], soft_wrap=True, highlight=False)
     games = tune["games"]
     console.print(
         f"{tune['verdict']}. {games['total']:,} games for {tune['space']} candidates "
@@ -574,7 +586,7 @@ def write_tune_files(tune: dict[str, Any], db: GamesDB, base: Matchups, out: Pat
 def _stored(db: GamesDB, tune: Mapping[str, Any], matchups: Matchups) -> list[CellCount]:
     plan = tune_plan(matchups, tune["agent"], tune["games_per_cell"], tune["seed"], tune["mirrors"], tune["engine"])
     experiment = plan.experiment if tune["engine"] == "reference" else f"{plan.experiment}/engine={tune['engine']}"
-    return db.experiment_counts(experiment)
+    return db.experiment_counts(experiment, below=tune["games_per_cell"])
 
 
 def _rate_json(wins: int, games: int) -> dict[str, Any]:

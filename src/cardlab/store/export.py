@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from cardlab.core.errors import CardlabError
+from cardlab.core.extras import needs_extra
 from cardlab.store.games_db import GamesDB, StoredBatch, StoredGame
 
 COLUMNS: tuple[tuple[str, str], ...] = (
@@ -81,7 +82,7 @@ def _arrow(action: str) -> tuple[Any, Any]:
         import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:
-        raise CardlabError(f"parquet {action} needs the data extra: pip install -e '.[data]'") from None
+        raise CardlabError(needs_extra(f"parquet {action}", "data")) from None
     return pa, pq
 
 

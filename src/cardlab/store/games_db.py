@@ -364,19 +364,23 @@ class GamesDB:
         with self._conn:
             self._conn.execute("INSERT OR REPLACE INTO rung_counts VALUES (?, ?, ?)", (experiment, size, text))
 
-    def experiment_counts(self, experiment: str) -> list[CellCount]:
+    def experiment_counts(self, experiment: str, below: int | None = None) -> list[CellCount]:
         """The stored games of one experiment (reference games and kernel batches) as counts per cell,
-        seat and fingerprint: a sweep's plan reads only its own games."""
+        seat and fingerprint: a sweep's plan reads only its own games. With `below`, only games (and
+        batches) from index 0 to below - 1: a sweep's baseline row is the first N games of a balance
+        table that may hold more (a kernel batch is kept whole: it cannot be cut)."""
+        limit = 2**62 if below is None else below
         rows = self._conn.execute(
             "SELECT cell, seat, p1, p2, fingerprint, COUNT(*), SUM(winner = 0), SUM(winner = 1), "
-            "SUM(winner NOT IN (0, 1)) FROM games WHERE experiment = ? "
+            "SUM(winner NOT IN (0, 1)) FROM games WHERE experiment = ? AND game_index < ? "
             "GROUP BY cell, seat, p1, p2, fingerprint ORDER BY cell, seat, p1, p2, fingerprint",
-            (experiment,),
+            (experiment, limit),
         ).fetchall()
         counts = [CellCount(c, s, p1, p2, n, w1, w2, d, f) for c, s, p1, p2, f, n, w1, w2, d in rows]
         cursor = self._conn.execute(
-            f"SELECT {', '.join(_BATCH_COLUMNS)} FROM batches WHERE experiment = ? ORDER BY cell, seat, first_index",
-            (experiment,),
+            f"SELECT {', '.join(_BATCH_COLUMNS)} FROM batches WHERE experiment = ? AND first_index < ? "
+            "ORDER BY cell, seat, first_index",
+            (experiment, limit),
         )
         for b in map(_stored_batch, cursor):
             counts.append(CellCount(b.cell, b.seat, b.p1, b.p2, b.count, b.p1_wins, b.p2_wins, b.draws,

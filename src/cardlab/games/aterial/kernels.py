@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from cardlab.core.errors import CardlabError
+from cardlab.core.extras import needs_extra
 from cardlab.core.plugin import KernelRun
 from cardlab.core.specs import AgentSpecError, split_spec
 from cardlab.games.aterial.game import Aterial
@@ -71,7 +72,7 @@ class AterialKernels:
             import_module(_MODULE)
             search = import_module(_SEARCH) if any(agent not in POLICIES for agent in agents) else None
         except ImportError:
-            raise CardlabError(f"the {engine} engine needs the fast extra: pip install -e '.[fast]'") from None
+            raise CardlabError(needs_extra(f"the {engine} engine", "fast")) from None
         for agent in agents:
             if search is not None and agent not in POLICIES:
                 search.kernel_agent(agent)  # an AgentSpecError (a CardlabError) naming the bad value

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from cardlab.core.errors import CardlabError
+from cardlab.core.extras import needs_extra
 from cardlab.core.plugin import KernelRun
 from cardlab.core.specs import AgentSpecError, split_spec
 from cardlab.games.dreadnought.game import Dreadnought
@@ -86,7 +87,7 @@ class DreadnoughtKernels:
             import_module(_MODULE)
             search = import_module(_SEARCH) if any(_is_kernel_search(agent) for agent in agents) else None
         except ImportError:
-            raise CardlabError(f"the {engine} engine needs the fast extra: pip install -e '.[fast]'") from None
+            raise CardlabError(needs_extra(f"the {engine} engine", "fast")) from None
         for agent in agents:
             if search is not None and _is_kernel_search(agent):
                 search.kernel_agent(agent)  # an AgentSpecError (a CardlabError) naming the bad value

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from cardlab.core.errors import CardlabError
+from cardlab.core.extras import needs_extra
 from cardlab.core.plugin import KernelRun
 from cardlab.core.specs import AgentSpecError, split_spec
 from cardlab.games.edelweiss.config import EdelweissConfig
@@ -66,7 +67,7 @@ class EdelweissKernels:
         try:
             import_module(_MODULES[engine])
         except ImportError:
-            raise CardlabError(f"the {engine} engine needs the fast extra: pip install -e '.[fast]'") from None
+            raise CardlabError(needs_extra(f"the {engine} engine", "fast")) from None
 
     def piece(self, engine: str) -> int | None:
         """The JAX kernel compiles once per batch size (seconds), so it always plays `_gpu_piece()` games
