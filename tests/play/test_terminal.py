@@ -8,7 +8,7 @@ import json
 import pytest
 
 from cardlab.cli import main
-from cardlab.games import game_class
+from cardlab.games import game_class, game_names
 
 
 def _play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], answers: str, *argv: str) -> str:
@@ -271,7 +271,7 @@ def test_card_names_a_character_and_a_skill(monkeypatch, capsys) -> None:
     assert "no card" not in out
 
 
-@pytest.mark.parametrize("game", ["edelweiss", "aterial", "dreadnought"])
+@pytest.mark.parametrize("game", game_names())
 def test_the_game_opens_with_how_to_win(monkeypatch, capsys, game: str) -> None:
     """#35 item 2: a 'how to win' line at the top, before the first board."""
     monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
@@ -329,7 +329,7 @@ def test_a_typed_number_plays_the_option_shown_with_it(monkeypatch, capsys) -> N
     monkeypatch.setattr("sys.stdin", io.StringIO("1\nq\ny\n"))
     assert main(["play", "dreadnought", "--seed", "5"]) == 0
     first = " ".join(capsys.readouterr().out.split())
-    offers = re.findall(r"([A-Z]\d\d) [^:()]+(?:\([^)]*\))?:? (\d+) MULL", first.split("Mulligan, once")[-1])
+    offers = re.findall(r"([A-Z]\d\d) [^:()]+(?:\([^)]*\))?:? (\d+) set aside", first.split("setup: mulligan")[-1])
     assert len(offers) >= 3
     card, number = offers[-1]
     monkeypatch.setattr("sys.stdin", io.StringIO(f"1\n{number}\nq\ny\n"))
@@ -354,3 +354,72 @@ def test_a_number_or_a_text_in_any_case_names_the_option_shown() -> None:
     assert _choice(game, "activate b0 TAP_HEAL", legal, shown, console) == "ACTIVATE B0 tap_heal"
     assert _choice(game, "4", legal, shown, console) is None
     assert "choose 1–3" in console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def _screens(out: str) -> list[list[str]]:
+    """Each Dreadnought decision screen of a transcript: from the board's top line to the prompt."""
+    screens = []
+    for chunk in out.split("choose (number")[:-1]:
+        start = chunk.rfind(" Dreadnought · you are")
+        if start >= 0:
+            screens.append([*chunk[start:].splitlines(), "choose (number ..."])
+    return screens
+
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_dreadnought_decisions_fit_80x24_name_their_cards_and_number_remove_last(monkeypatch, capsys, seed) -> None:
+    """#51 item 4: each decision (board, hint, options, prompt) fits 24 lines of 80 columns, the rest behind
+    `more`; targets and abilities are named by card and place, never `TARGET P2:BA1.U1` or `USE BA2.C 0`; a
+    REMOVE is numbered after every other option, so a number typed by habit never removes a unit (D8.2)."""
+    import random
+    import re
+
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("LINES", "24")
+    rng = random.Random(seed)
+    answers = "".join(f"{rng.choice([1, 1, 2, 3, 4, 5, 'more'])}\n" for _ in range(300))
+    monkeypatch.setattr("sys.stdin", io.StringIO(answers + "q\ny\n"))
+    assert main(["play", "dreadnought", "--seed", str(seed)]) == 0
+    out = capsys.readouterr().out
+    screens = _screens(out)
+    assert len(screens) > 20
+    for screen in screens:
+        assert len(screen) <= 24, "\n".join(screen)
+        assert all(len(line) <= 80 for line in screen), "\n".join(screen)
+    option_lines = "\n".join(line for line in out.splitlines() if line.startswith("  ") and "  · " not in line)
+    listed = re.findall(r"(\d+) (\S+)", option_lines)
+    assert not re.search(r"TARGET P\d:|USE BA\d\.|\d+ REMOVE |\d+ TARGET ", option_lines)
+    assert "target " in option_lines and "more choices: type more" in out
+    for screen in screens:
+        shown = "\n".join(line for line in screen if line.startswith("  "))
+        options = re.findall(r"(?:: |  |^  |^     )(\d+) (remove|[a-z])", shown, re.M)
+        removes = [int(n) for n, word in options if word == "remove"]
+        others = [int(n) for n, word in options if word != "remove"]
+        assert not removes or not others or min(removes) > max(others), "\n".join(screen)
+    assert listed
+
+
+def test_an_option_names_the_current_bp_not_the_printed_one() -> None:
+    """#51 item 4: the board says BP 160, so does the option (D13.1), with the printed BP beside it."""
+    import random
+
+    from cardlab.games.dreadnought import render
+
+    game = game_class("dreadnought")()
+    state, rng = game.new_state(1), random.Random(1)
+    while state.current_player() is not None:
+        view = state.observation(state.current_player())
+        units = [(seat, area, k) for seat in ("P1", "P2") for area in ("BA1", "BA2")
+                 for k, unit in enumerate((view["players"][seat].get(area) or {}).get("units") or [])
+                 if not unit.get("dummy")]  # fmt: skip
+        if units:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    seat, area, k = units[0]
+    unit = view["players"][seat][area]["units"][k]
+    printed = game.card_set.by_id[unit["card"]].bp
+    unit["bp"] = printed + 60  # as a boost or static would leave it
+    label = render.option_labels(view, [f"TARGET {seat}:{area}.U{k + 1}"])[0]
+    name = game.card_set.by_id[unit["card"]].name
+    assert label.startswith(f"target {unit['card']} {name} (")
+    assert f"BP {printed + 60}, printed {printed}" in label

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from cardlab.games import game_class
+from cardlab.games import game_class, game_names
 from cardlab.web.app import create_app
 from tests.web.helpers import CHROMIUM, NEEDS_CHROMIUM, first_mover, serve
 
@@ -26,7 +26,7 @@ pytestmark = NEEDS_CHROMIUM
 def test_front_end_files_exist() -> None:
     for name in ("game.html", "game.js", "index.html", "common.js", "lobby.js"):
         assert (STATIC / name).is_file(), name
-    for game in ("edelweiss", "aterial", "dreadnought"):  # each game ships its own board and rules page
+    for game in game_names():  # each game ships its own board and rules page
         assert set(game_class(game).web_assets()) == {"render.js", "style.css", "rules.html"}, game
     html = (STATIC / "game.html").read_text(encoding="utf-8")
     for element in ('id="legal"', 'id="result"', 'id="log"'):
@@ -146,6 +146,7 @@ def test_the_lobby_builds_each_games_form_from_its_declared_options(tmp_path: Pa
                     page.select_option(f"#opt-{key}", value)
                 if game == "edelweiss":  # a rule variant (#17): one select per rule option, defaults preselected
                     assert page.locator("#rule-deck_out_tie").input_value() == "P2"
+                    page.click("details.advanced-rules > summary")  # the variants are folded away (#51)
                     page.select_option("#rule-first_draw", "no")
                 page.select_option("#seat-P2", "human")  # two humans: the lobby shows both links
                 page.click("#create")

@@ -9,7 +9,12 @@ from tests.web.helpers import ok
 def test_meta_lists_each_games_rule_options(client) -> None:
     games = ok(client.get("/api/meta"))["games"]
     for name, meta in games.items():
-        assert meta["rules"] == [option.to_json() for option in game_class(name).rule_options]
+        options = game_class(name).rule_options
+        assert [{k: v for k, v in rule.items() if k != "value_words"} for rule in meta["rules"]] == [
+            option.to_json() for option in options
+        ]
+        for rule, option in zip(meta["rules"], options, strict=True):  # each value in words (the lobby's fold)
+            assert set(rule["value_words"]) == set(option.values) and all(rule["value_words"].values()), rule
     assert {rule["name"] for rule in games["edelweiss"]["rules"]} >= {"first_draw", "deck_out_tie"}
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module, resources
 from importlib.resources.abc import Traversable
+from importlib.util import find_spec
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -212,6 +213,17 @@ class Renderer(Protocol):
     def option_groups(self, observation: Mapping[str, Any], actions: Sequence[str], /) -> list[tuple[str, list[int]]]:
         """The legal actions (their texts) as (heading, indices) groups for reading; "" heads ungrouped ones
         (`ungrouped`: the list as it comes)."""
+
+
+def option_labels(renderer: Renderer, observation: Mapping[str, Any], actions: Sequence[str]) -> list[str] | None:
+    """Each legal action in the game's words, from the renderer's optional `option_labels(observation, actions)`
+    (a label under a heading may leave out what the heading names); None where the game has none and its
+    options are shown as action texts. Optional, so that a renderer without it still satisfies `Renderer`."""
+    labels = getattr(renderer, "option_labels", None)
+    if labels is None:
+        return None
+    found = list(labels(observation, actions))
+    return found if len(found) == len(actions) else None
 
 
 def ungrouped(observation: Mapping[str, Any], actions: Sequence[str]) -> list[tuple[str, list[int]]]:
@@ -442,3 +454,33 @@ def web_assets(package: str | None) -> dict[str, Traversable]:
         for name in ("render.js", "style.css", "rules.html")
         if folder.joinpath(name).is_file()
     }
+
+
+def declared_words(game: type[Game], table: str) -> Mapping[str, Any]:
+    """A table of words a game declares as data in its package's `words` module (`WIN_REASONS`, `DRAW_REASONS`,
+    `RULE_VALUES`); {} where it declares none, so a game without one shows its bare values."""
+    package = game.__module__.rpartition(".")[0]
+    module = f"{package}.words"
+    found = getattr(import_module(module), table, None) if package and find_spec(module) is not None else None
+    return found if isinstance(found, Mapping) else {}
+
+
+def reason_words(game: type[Game], reason: str, winner: str | None) -> str:
+    """Why a game ended, in a player's words: the game's `WIN_REASONS[reason]` (naming `{winner}` and `{loser}`),
+    or `DRAW_REASONS[reason]` for a draw; the reason's own word where the game declares none."""
+    text = declared_words(game, "WIN_REASONS" if winner else "DRAW_REASONS").get(reason)
+    if not isinstance(text, str):
+        return reason.replace("_", " ")
+    loser = next((seat for seat in PLAYER_NAMES if seat != winner), "")
+    return text.format(winner=winner or "", loser=loser)
+
+
+def reasons_json(game: type[Game]) -> dict[str, dict[str, str]]:
+    """Each end reason the game declares -> its words when P1 wins, when P2 wins and for a draw (those it has):
+    what the web pages show under a finished game."""
+    wins, draws = declared_words(game, "WIN_REASONS"), declared_words(game, "DRAW_REASONS")
+    table: dict[str, dict[str, str]] = {}
+    for reason in (*wins, *draws):
+        seats = {seat: reason_words(game, reason, seat) for seat in PLAYER_NAMES} if reason in wins else {}
+        table[reason] = {**seats, **({"draw": reason_words(game, reason, None)} if reason in draws else {})}
+    return table

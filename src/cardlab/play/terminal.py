@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.markup import escape
 from rich.text import Text
 
@@ -26,12 +26,14 @@ from cardlab.core.cardwords import find_term, plain_card_text
 from cardlab.core.datafile import DataFileError, read_json
 from cardlab.core.errors import CardlabError, IllegalActionError
 from cardlab.core.game import PLAYER_NAMES, Action, Game, State, parse_player
+from cardlab.core.plugin import option_labels, reason_words
 from cardlab.core.rng import derive_seed, make_rng
 from cardlab.games import game_class, game_names
 
 COMMANDS = "number or action; help [WORD]; card NAME; undo; save FILE; q"
 HELP = """Commands:
   NUMBER or ACTION   play one of the listed choices: its number, or its full text in any case
+  more               the choices that did not fit on the screen
   help               this list, what the current decision is about, and how to win
   help WORD          what a keyword, skill or rule means (e.g. help block)
   card NAME          what a card does (its id or name), or a keyword, skill or character
@@ -137,7 +139,7 @@ def play_game(game: Game, args: argparse.Namespace, console: Console) -> int:
     config = session.game.config_json()
     if config.get("rules") or config.get("patches"):  # a what-if game: say what differs from the spec
         changed = [f"{name}={value}" for name, value in (config.get("rules") or {}).items()]
-        console.print(f"[yellow]playing with {', '.join(changed + list(config.get('patches') or []))}[/]")
+        console.print(f"[yellow]playing with {escape(', '.join(changed + list(config.get('patches') or [])))}[/]")
     opponent = make_agent(session.vs)
     me = session.seat
     assert state.events is not None
@@ -147,6 +149,7 @@ def play_game(game: Game, args: argparse.Namespace, console: Console) -> int:
     saved = len(session.history)  # what the last save (or load) holds
     redraw = True  # the board is drawn again only once something has happened since it was last drawn
     while (player := state.current_player()) is not None:
+        assert state.events is not None  # a rebuilt state (undo) records them too
         for event in state.events.for_player(me, seen):
             console.print(f"  · {escape(render.event_text(event))}", highlight=False)
         seen = len(state.events)
@@ -160,9 +163,10 @@ def play_game(game: Game, args: argparse.Namespace, console: Console) -> int:
         legal = state.legal_actions()
         hint = render.WINDOW_HINTS.get(view.get("window", ""), "")
         if redraw:
-            console.print(render.render_board(view))
-            console.print(f"[dim]{escape(hint)}[/]", highlight=False)
-            shown = _print_options(console, render.option_groups(view, [str(action) for action in legal]), legal)
+            texts = [str(action) for action in legal]
+            more: list[str] = []
+            shown = _decision(console, render.render_board(view), hint, render.option_groups(view, texts), legal,
+                              option_labels(render, view, texts), more)  # fmt: skip
             redraw = False
         try:
             answer = " ".join(console.input(f"choose ({COMMANDS}): ").split())
@@ -177,6 +181,9 @@ def play_game(game: Game, args: argparse.Namespace, console: Console) -> int:
             _help(session.game, rest, hint, console)
         elif command == "card":
             _show_card(session.game, rest, console)
+        elif command == "more" and not rest:
+            for line in more or ["[dim]every choice is on the screen[/]"]:
+                console.print(line, highlight=False)
         elif command == "undo" and not rest:
             state, seen = _undo(session, state, console)
             redraw = True
@@ -200,7 +207,8 @@ def play_game(game: Game, args: argparse.Namespace, console: Console) -> int:
     outcome = state.outcome()
     assert outcome is not None
     verdict = "Draw" if outcome.winner is None else ("You win" if outcome.winner == me else "You lose")
-    console.print(f"[bold]{verdict}[/] ({outcome.reason.replace('_', ' ')}).")
+    winner = None if outcome.winner is None else PLAYER_NAMES[outcome.winner]
+    console.print(f"[bold]{verdict}[/]: {escape(reason_words(type(session.game), outcome.reason, winner))}.")
     return 0
 
 
@@ -243,33 +251,107 @@ def _refusal(exc: IllegalActionError) -> str:
     return f"illegal action {str(exc.action)!r} now: choose one of the numbered options"
 
 
-def _print_options(console: Console, groups: list[tuple[str, list[int]]], legal: Sequence[object]) -> list[int]:
-    """Number the options in the order shown: a group with a heading (a card and its facts) lists its options
-    after it, on the same line when they fit, each without the card id the heading already names; options
-    without a heading share lines. Returns the index into `legal` of each number: number N is the N-th
-    option on the screen."""
-    shown: list[int] = []
+def _decision(
+    console: Console,
+    board: RenderableType,
+    hint: str,
+    groups: list[tuple[str, list[int]]],
+    legal: Sequence[object],
+    labels: Sequence[str] | None,
+    more: list[str],
+) -> list[int]:
+    """The board, the hint and the numbered options in one screen of `console.height` lines with the prompt
+    (#51 item 4: at 80x24 the opponent's turn must not scroll away for 22 options): when they do not fit, the
+    hint shrinks to a line (`help` gives it whole) and the options that do not fit go to `more`, numbered as
+    they would be. Returns the index into `legal` of each number."""
+    console.print(board)
+    room = console.height - len(console.render_lines(board, console.options, pad=False)) - 1  # 1: the prompt
+    lines: list[str] = []
+    shown = _print_options(console, groups, legal, labels, lines)
+    height = [len(Text.from_markup(line).wrap(console, console.width)) for line in lines]
+    hinted = len(Text(hint).wrap(console, console.width)) if hint else 0
+    if hinted + sum(height) > room and hint:  # the options come first: `help` repeats the hint whole
+        short = _one_line(hint, console.width - len(" (help)") - 1) + " (help)"
+        hint, hinted = (short, 1) if room - 1 > min(sum(height), 3) else ("", 0)
+    if hint:
+        console.print(f"[dim]{escape(hint)}[/]", highlight=False)
+    room -= hinted
+    fit = len(lines)
+    if sum(height) > room:
+        fit = 0
+        while fit < len(lines) and sum(height[: fit + 1]) <= room - 1:  # 1: the line that says `more`
+            fit += 1
+    for line in lines[:fit]:
+        console.print(line, highlight=False)
+    more[:] = lines[fit:]
+    if more:
+        hidden = sum(line.count(_NUMBER) for line in more)
+        console.print(f"  [dim]… {hidden} more choice{'s' if hidden != 1 else ''}: type [bold]more[/][/]")
+    return shown
 
-    def numbered(indices: list[int], named: str) -> str:
+
+def _one_line(text: str, width: int) -> str:
+    """`text` cut at a word to fit `width` columns, with an ellipsis where it was cut."""
+    if len(text) <= width:
+        return text
+    return text[: width - 1].rsplit(" ", 1)[0] + "…"
+
+
+def _print_options(
+    console: Console,
+    groups: list[tuple[str, list[int]]],
+    legal: Sequence[object],
+    labels: Sequence[str] | None = None,
+    lines: list[str] | None = None,
+) -> list[int]:
+    """Number the options in the order shown: a group with a heading (a card and its facts) lists its options
+    after it, on the same line when they fit, each without the card id the heading already names (or by its
+    label, where the game words its options: `labels`); options without a heading share lines, a line never
+    breaking an option. Printed, or gathered in `lines` for the caller to print. Returns the index into
+    `legal` of each number: number N is the N-th option on the screen."""
+    shown: list[int] = []
+    out: list[str] = [] if lines is None else lines
+
+    def numbered(indices: list[int], named: str) -> list[str]:
         texts = []
         for index in indices:
             shown.append(index)
+            if labels is not None:
+                texts.append(f"{_NUMBER}{len(shown)}[/] {escape(labels[index])}")
+                continue
             words = str(legal[index]).split()
             short = [w for w in words if w != named and not w.startswith(f"{named}@")] if named else words
-            texts.append(f"[bold]{len(shown)}[/] {escape(' '.join(short or words))}")
-        return "  ".join(texts)
+            texts.append(f"{_NUMBER}{len(shown)}[/] {escape(' '.join(short or words))}")
+        return texts
+
+    def packed(texts: list[str], indent: str) -> list[str]:
+        rows: list[str] = []
+        for text in texts:
+            if rows and len(Text.from_markup(f"{rows[-1]}  {text}").plain) <= console.width:
+                rows[-1] += f"  {text}"
+            else:
+                rows.append(f"{indent}{text}")
+        return rows
 
     for heading, indices in groups:
         named = heading.split()[0] if heading else ""
         options = numbered(indices, named if all(named in str(legal[i]) for i in indices) else "")
+        joined = "  ".join(options)
         if not heading:
-            console.print(f"  {options}", highlight=False)
-        elif len(heading) + 4 + len(Text.from_markup(options).plain) <= console.width:
-            console.print(f"  [cyan]{escape(heading)}[/]: {options}", highlight=False)
+            out += packed(options, "  ")
+        elif len(heading) + 4 + len(Text.from_markup(joined).plain) <= console.width:
+            out.append(f"  [cyan]{escape(heading)}[/]: {joined}")
         else:
-            console.print(f"  {escape(heading)}", style="cyan", highlight=False)
-            console.print(f"     {options}", highlight=False)
+            out.append(f"  [cyan]{escape(heading)}[/]")
+            out += packed(options, "     ")
+    if lines is None:
+        for line in out:
+            console.print(line, highlight=False)
     return shown
+
+
+_NUMBER = "[bold]"
+"""What starts each numbered option on an option line (its number is bold)."""
 
 
 def _undo(session: Session, state: State, console: Console) -> tuple[State, int]:
@@ -330,7 +412,8 @@ def _save(session: Session, target: str, console: Console) -> bool:
     try:
         Path(target).write_text(json.dumps(session.to_json(), indent=1) + "\n")
     except OSError as exc:
-        console.print(f"[red]cannot save to {target}: {exc.strerror}[/]")
+        console.print(f"[red]cannot save to {escape(target)}: {exc.strerror}[/]", soft_wrap=True)
         return False
-    console.print(f"saved to {target}; continue later with: cardlab play {session.game.name} --load {target}")
+    line = f"saved to {target}; continue later with: cardlab play {session.game.name} --load {target}"
+    console.print(line, markup=False, emoji=False, soft_wrap=True, highlight=False)  # a path as typed, whole
     return True

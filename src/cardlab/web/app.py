@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from cardlab.core.cardwords import CardWords
 from cardlab.core.game import Game
+from cardlab.core.plugin import declared_words, reasons_json
 from cardlab.games import game_class, game_names
 from cardlab.store.play_db import PlayDB
 from cardlab.web.apidocs import api_page
@@ -34,6 +35,13 @@ MAX_BODY = 16 * 1024
 AGENT_CHOICES = ["random", "heuristic", "ismcts:iterations=200:rollout=heuristic"]
 ROLLOUT_CHOICE = "pimc:worlds=6:depth=20"
 """The rollout search over whole decisions: for games whose heuristic estimates positions (the TCGs)."""
+AGENT_WORDS = {
+    "random": "random",
+    "heuristic": "quick (heuristic)",
+    AGENT_CHOICES[2]: "fair (small search)",
+    ROLLOUT_CHOICE: "strong (search over sampled hands)",
+}
+"""The lobby's opponents by strength in a player's words (the spec itself goes in a tooltip)."""
 
 
 def _asset(game: str, name: str) -> Traversable | None:
@@ -57,6 +65,21 @@ def agent_choices(game: str, policies: tuple[str, ...] = ()) -> list[str]:
             continue
         choices.append(spec)
     return choices
+
+
+def agent_words(game: str, spec: str) -> str:
+    """One of the lobby's agents in a player's words: how strong it plays, and how."""
+    if spec == game_class(game).search_agent:
+        return "strong (search)"
+    if spec.startswith("policy:path="):
+        return f"trained ({Path(spec.partition('=')[2]).stem})"
+    return AGENT_WORDS.get(spec, spec)
+
+
+def rules_json(cls: type[Game]) -> list[dict[str, Any]]:
+    """The game's rule variants for the lobby, each value in the words the game declares (`RULE_VALUES`)."""
+    words = declared_words(cls, "RULE_VALUES")
+    return [{**rule.to_json(), "value_words": dict(words.get(rule.name, {}))} for rule in cls.rule_options]
 
 
 TOKEN = r"^[A-Za-z0-9_-]*$"
@@ -137,7 +160,7 @@ def glossary_json(game: Game) -> dict[str, Any]:
     """How a game is won and what its words mean: the same for every viewer (nothing in it is secret)."""
     cards = [_card_json(card, words) for card in game.card_catalog() if (words := game.card_words(card))]
     return {"game": game.name, "title": game.title, "how_to_win": game.how_to_win(), "glossary": dict(game.glossary()),
-            "cards": cards}  # fmt: skip
+            "cards": cards, "reasons": reasons_json(type(game))}  # fmt: skip
 
 
 def _card_json(card: str, words: CardWords) -> dict[str, Any]:
@@ -240,9 +263,10 @@ def create_app(db_path: Path | str, agent_delay: float = 0.6, limits: ServerLimi
         for name in game_names():
             cls = game_class(name)
             options = [option.to_json() for option in cls.options if option.web]
-            rules = [option.to_json() for option in cls.rule_options]
             agents = agent_choices(name, manager.limits.policies)
-            games[name] = {"title": cls.title, "agents": agents, "options": options, "rules": rules}
+            games[name] = {"title": cls.title, "agents": agents, "options": options, "rules": rules_json(cls),
+                           "agent_words": {spec: agent_words(name, spec) for spec in agents},
+                           "reasons": reasons_json(cls)}  # fmt: skip
         return {"games": games, "agents": AGENT_CHOICES}
 
     @app.post("/api/games", status_code=201)

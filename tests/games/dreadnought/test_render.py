@@ -318,8 +318,9 @@ def test_the_terminal_lists_a_cast_window_by_card(monkeypatch, capsys) -> None:
     assert main(["play", "dreadnought", "--seed", "5"]) == 0
     out = " ".join(capsys.readouterr().out.split())
     found = re.search(
-        r"R09 Hearth of Cinders \(idol · cost 1 · S · BP 60\):? (\d+) CAST (\d+) DUMMY BA1 (\d+) DUMMY", out
+        r"R09 Hearth of Cinders \(idol · speed B · cost 1 · S · BP 60\):? (\d+) cast (\d+) dummy into BA1 (\d+) dummy",
+        out,
     )
     assert found, out[-3000:]
     assert [int(n) for n in found.groups()] == list(range(int(found[1]), int(found[1]) + 3))
-    assert "your BA1 caster X03 Oren Quill: " in out
+    assert "your BA1 caster: X03 Oren Quill (HP 3)" in out

@@ -113,6 +113,7 @@ def test_the_cast_window_fits_an_80_column_24_line_screen(monkeypatch, capsys, t
     save.write_text(json.dumps({"game": "dreadnought", "config": game.config_json(), "seed": 3, "seat": "P1",
                                 "vs": "heuristic", "actions": actions}))  # fmt: skip
     monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("LINES", "24")
     monkeypatch.setattr("sys.stdin", io.StringIO("q\ny\n"))
     assert main(["play", "dreadnought", "--load", str(save)]) == 0
     out = capsys.readouterr().out
@@ -120,5 +121,8 @@ def test_the_cast_window_fits_an_80_column_24_line_screen(monkeypatch, capsys, t
     assert len(screen) + 1 <= 24, "\n".join(screen)  # and the prompt
     assert all(len(line) <= 80 for line in screen)
     assert any(line.startswith("P1 IDOL") and "speed" in line for line in screen)
-    numbers = [int(n) for n in re.findall(r"(?:: |  |^  |^     )(\d+) [A-Z]", "\n".join(screen), re.M)]
-    assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) > 15, numbers
+    options = "\n".join(line for line in screen if line.startswith("  "))
+    numbers = [int(n) for n in re.findall(r"(?:: |  |^  |^     )(\d+) [a-z]", options, re.M)]
+    hidden = re.search(r"… (\d+) more choices: type more", "\n".join(screen))  # #51 item 4: the rest on `more`
+    assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) >= 8, numbers
+    assert len(numbers) + (int(hidden[1]) if hidden else 0) > 15

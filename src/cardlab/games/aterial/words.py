@@ -194,3 +194,33 @@ def glossary(game: Aterial) -> Mapping[str, str]:
 
 def how_to_win(game: Aterial) -> str:
     return HOW_TO_WIN
+
+
+# Why a game ended, as the result banner and the terminal's last line say it ({winner}, {loser}: seats).
+WIN_REASONS: dict[str, str] = {
+    "lp": "{loser}'s leader has no LP left",
+    "deck_out": "{loser} had to draw from an empty deck",
+    "concede": "{loser} conceded",
+}
+DRAW_REASONS: dict[str, str] = {"simultaneous_loss": "both players lost at the same time"}
+
+# Each rule variant's values in words, for the lobby's advanced rules (rule name -> value -> words).
+RULE_VALUES: dict[str, dict[str, str]] = {
+    "first_draw": {"yes": "the first player draws on turn 1", "no": "the first player skips the turn-1 draw"},
+    "first_turn_deploy": {"both": "both players deploy from turn 1", "second_only": "no deploy on the first turn"},
+    "supply_check": {"deploy": "checked when deploying", "upkeep": "also checked each upkeep"},
+    "heal_cap": {"starting_lp": "healing stops at the starting LP", "none": "healing has no cap"},
+    "hand_limit": {**{limit: f"{limit} cards" for limit in ("4", "5", "6", "7", "8")}, "none": "no hand limit"},
+    "mulligan": {"redraw_first": "draw a new hand, then shuffle", "shuffle_first": "shuffle the old hand in first"},
+    "draw_count": {"1": "1 card a turn", "2": "2 cards a turn"},
+    "deployed_move": {"no": "a move phase before deploying", "yes": "move between deployments"},
+    "leader_supplies": {"yes": "the leader supplies dominance", "no": "only subordinates supply"},
+    "zero_cost": {"anywhere": "cost 0 deploys anywhere", "supplied": "cost 0 needs a supplied square"},
+    "engaged_row": {"defender": "only the defender's back row steps up", "both": "both back rows step up"},
+    "blocker_state": {"any": "any subordinate may block", "ready": "only a ready one blocks"},
+    "blocked_attack": {"front": "a blocked attack is frontal", "side": "a blocked attack stays a side attack"},
+    "retaliation": {"no": "no strike back", "yes": "the target strikes back"},
+    "leader_attacks": {"yes": "the leader may attack", "no": "the leader never attacks"},
+    "deck_out": {"draw": "lose when drawing from an empty deck", "empty": "lose as soon as the deck is empty"},
+    "siege_pierce": {"no": "siege adds nothing to pierce", "yes": "siege adds to pierce"},
+}

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 from cardlab.core.actions import IndexedAction
 from cardlab.games.dreadnought.actions import AREAS, SLOTS
-from cardlab.games.dreadnought.cards import CardDef
+from cardlab.games.dreadnought.cards import CardDef, Selector
+from cardlab.games.dreadnought.frames import IDOL_AREA
 
 if TYPE_CHECKING:
     from cardlab.games.dreadnought.state import DreadnoughtState
@@ -46,6 +47,39 @@ WINDOW_VERBS: dict[str, tuple[tuple[str, ...], str]] = {
 }
 """The verbs each decision takes (D22.8), and the decision in a player's words."""
 
+VERB_WORDS: dict[str, str] = {
+    "PLACE": "place a caster in BA1",
+    "MULL": "set a card aside",
+    "KEEP": "keep your hand",
+    "GEAR": "gear change a hand card",
+    "PLAY": "play a code or arms",
+    "USE": "use an ability",
+    "SUB": "use a sub-effect",
+    "GODDRAW": "god draw a burst",
+    "DONE": "finish",
+    "CAST": "cast a unit or idol",
+    "DUMMY": "cast a dummy",
+    "MOVE": "move a unit",
+    "REMOVE": "remove a unit",
+    "TO": "choose where it goes",
+    "UPKEEP PAY": "pay the idol's upkeep",
+    "UPKEEP CHECK": "check the idol instead",
+    "TARGET": "choose a target",
+    "DISCARD": "discard a card",
+    "PAY": "pay with a log source",
+    "ATTACKER": "add an attacker",
+    "ATTACK": "attack an enemy battle area",
+    "PASS": "pass",
+    "BLOCK": "choose a blocker",
+    "MATERIAL": "choose a material",
+    "SCRAP": "discard an engrave",
+    "FIRST": "choose the trigger to resolve first",
+    "HPDRAW": "take an HP card",
+}
+"""Each verb as a player says what it does: a refusal says what can be done now in these words."""
+
+_PLACES = {"C": "caster", "U1": "unit 1", "U2": "unit 2"}
+
 TIMING_OF_WINDOW = {
     "speed_window": "SPEED",
     "cast_window": "CAST",
@@ -67,7 +101,7 @@ def why_illegal(state: DreadnoughtState, action: IndexedAction) -> str:
     verb = "USE" if decoded.verb == "USE@S" else decoded.verb
     verbs, during = WINDOW_VERBS.get(window, ((), window))
     if verb not in verbs:
-        return f"{verb} is not a choice during {during}: choose {', '.join(verbs)}"
+        return f"you cannot {_doing(verb)} during {during}; now you can {_either(verbs)}"
     if verb == "GODDRAW":
         if state.burst_checked[player].count(False) == 0:
             return "you have no normal burst to god draw (D17.1)"
@@ -90,10 +124,28 @@ def why_illegal(state: DreadnoughtState, action: IndexedAction) -> str:
         return f"{decoded.card} is not one of your casters (D4.1)"
     if verb == "TARGET":
         seat = ("P1", "P2")[decoded.seat]
-        return f"{seat}:{decoded.slot} is not a legal target for this effect (D5.3, D22.6)"
+        return f"{seat}'s {_place(decoded.slot)} is not a legal target for this effect (D5.3, D22.6)"
     if verb == "TO":
         return "there is no room for it there: two units weighing 3 at most, one idol (D8.3, D19.1)"
     return ""
+
+
+def _doing(verb: str) -> str:
+    return VERB_WORDS.get(verb, verb.lower())
+
+
+def _either(verbs: tuple[str, ...]) -> str:
+    """'god draw a burst, add an attacker or pass': the choices of a decision in words, not action codes."""
+    said = [_doing(v) for v in verbs]
+    return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} or {said[-1]}"
+
+
+def _place(slot: str) -> str:
+    """`BA1.U1` -> 'BA1 unit 1', `IDOL` -> 'idol area': a field place as the board names it."""
+    if slot == "IDOL":
+        return "idol area"
+    area, _, spot = slot.partition(".")
+    return f"{area} {_PLACES.get(spot, spot)}"
 
 
 def _card(state: DreadnoughtState, player: int, window: str, verb: str, card_id: str, speed: bool, area: int) -> str:
@@ -122,9 +174,9 @@ def _card(state: DreadnoughtState, player: int, window: str, verb: str, card_id:
 
 def _cast(state: DreadnoughtState, player: int, card: CardDef) -> str:
     if card.type == "arms":
-        return f"{card.name} is an arms: PLAY it onto one of your casters in your fast actions (D2.8, D9.2)"
+        return f"{card.name} is an arms: play it onto one of your casters in your fast actions (D2.8, D9.2)"
     if card.type == "code":
-        return f"{card.name} is a code: PLAY it at its timing (D2.7, D5.4)"
+        return f"{card.name} is a code: play it at its timing (D2.7, D5.4)"
     if not any(state.fits(player, area, card.weight) for area in (0, 1)) and not (
         card.type == "idol" and state.idol[player] == EMPTY
     ):
@@ -134,7 +186,7 @@ def _cast(state: DreadnoughtState, player: int, card: CardDef) -> str:
 
 def _play(state: DreadnoughtState, player: int, window: str, card: CardDef) -> str:
     if card.type in ("unit", "idol"):
-        return f"{card.name} is a {card.type}: CAST it in your cast actions (D8.2)"
+        return f"{card.name} is a {card.type}: cast it in your cast actions (D8.2)"
     if card.type == "arms":
         if window != "fast_window":
             return f"{card.name} is an arms: it is played in your fast actions (D9.2)"
@@ -169,7 +221,18 @@ def _cost(state: DreadnoughtState, player: int, card: CardDef) -> str:
         return f"{card.name} also needs {card.extra.engrave} normal engrave(s) to check (D12.3)"
     if card.extra.discard:
         return f"{card.name} also needs {card.extra.discard} other card(s) to discard (D12.3)"
-    return "it has no legal target now (D5.3a)"
+    return _no_target(state, player, EMPTY, f"C:{card.id}", card.name)
+
+
+def _no_target(state: DreadnoughtState, player: int, source: int, ref: str, name: str) -> str:
+    """D5.3a: which target the effect needs and lacks, as the card text names it (`words.target_words`)."""
+    from cardlab.games.dreadnought.words import target_words
+
+    for effect in state.game.effects.get(ref, ()):
+        target = effect.args.get("target")
+        if isinstance(target, Selector) and not target.is_group and not state.candidates(target, player, source):
+            return f"{name} needs {target_words(target)} to target, and there is none now (D5.3a)"
+    return f"{name} has no legal target now (D5.3a)"
 
 
 def _use(state: DreadnoughtState, player: int, window: str, slot: str, card_id: str, index: int) -> str:
@@ -179,17 +242,22 @@ def _use(state: DreadnoughtState, player: int, window: str, slot: str, card_id: 
         where = f"{card_id} in your speed area"
     else:
         obj = state.object_at(player, SLOTS.index(slot))
-        where = f"your {slot}"
+        where = f"your {_place(slot)}"
     if obj == EMPTY:
-        return f"you have nothing on {slot}" if slot else f"{card_id} is not in your speed area"
+        return f"you have nothing on your {_place(slot)}" if slot else f"{card_id} is not in your speed area"
     abilities = list(state.game.activated.get(state.cards[obj].id, ()))
     arms = state.arms.get(obj, EMPTY)
     if arms != EMPTY:
         abilities += state.game.activated.get(state.cards[arms].id, ())
     if not 0 <= index < len(abilities):
-        return f"{where} has no ability {index}"
-    ability = abilities[index][1]
+        return f"{where} has no ability {index + 1}"
+    ref, ability = abilities[index]
     name = state.cards[obj].name
+    if not card_id and not state.is_caster(obj) and ability.zone in ("battle", "idol"):
+        here = "idol" if state.area_of[obj] == IDOL_AREA else "battle"
+        if here != ability.zone:
+            needed = "in a battle area" if ability.zone == "battle" else "in the idol area"
+            return f"{name}'s ability works only while it stands {needed}, and it is in your {_place(slot)} (D19.3)"
     if ability.cost.check_self and state.checked[obj]:
         return f"{name} is checked: its ability needs it normal (D12.3)"
     timed = _timed(state, player, window, name, ability.timing, ability.require, "its ability")
@@ -197,23 +265,25 @@ def _use(state: DreadnoughtState, player: int, window: str, slot: str, card_id: 
         return timed
     if ability.cost.log > state.log_sources(player, exclude=obj if ability.cost.check_self else EMPTY):
         return f"{name}'s ability costs {ability.cost.log} log, more than you can pay now (D12.1, D12.4)"
-    return f"{name}'s ability has no legal target now, or works only in another zone (D5.3a, D19.3)"
+    if ability.cost.discard or ability.cost.engrave:
+        return f"{name}'s ability also needs a card to discard or a normal engrave to check (D12.3)"
+    return _no_target(state, player, obj, ref, f"{name}'s ability")
 
 
 def _slot(state: DreadnoughtState, player: int, verb: str, slot: str) -> str:
     obj = state.object_at(player, SLOTS.index(slot))
     if obj == EMPTY:
-        return f"you have nothing on {slot}"
+        return f"you have nothing on your {_place(slot)}"
     if verb == "ATTACKER":
         if slot == "IDOL":
             return "an idol in the idol area cannot attack (D19.2)"
         if state.checked[obj]:
-            return f"the unit on {slot} is checked: only normal units attack (D10.5)"
+            return f"the unit on your {_place(slot)} is checked: only normal units attack (D10.5)"
         return "casters do not attack; choose a normal unit (D10.5)"
     if verb == "MOVE":
         if obj in state.moved:
-            return f"the unit on {slot} has already moved this cast phase (D8.2)"
-        return f"the other battle area has no room for the unit on {slot} (D8.3)"
+            return f"the unit on your {_place(slot)} has already moved this cast phase (D8.2)"
+        return f"the other battle area has no room for the unit on your {_place(slot)} (D8.3)"
     if verb == "BLOCK":
         if state.is_caster(obj) and not state.hp[player][SLOTS.index(slot) // 3]:
             return "a caster at 0 HP is down and cannot block (D13.5)"

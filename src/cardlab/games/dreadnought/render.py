@@ -14,7 +14,6 @@ from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.markup import escape
-from rich.table import Table
 from rich.text import Text
 
 from cardlab.games.dreadnought.cards import CardDef, parse_effect
@@ -122,10 +121,12 @@ def card_facts(card: CardDef) -> str:
 
 
 def short_facts(card: CardDef, speed_area: bool = False) -> str:
-    """'R02 Blaze Warden (cost 0 · M · BP 100)', 'R05@S Flame Burst (cost 1 · action code)': the numbers that
-    decide a cast, for an option heading (`@S`: the copy in the speed area, as actions write it, D5.7);
-    `card ID` gives the whole card."""
+    """'R02 Blaze Warden (speed B · cost 0 · M · BP 100)', 'R05@S Flame Burst (speed A · cost 1 · action code)':
+    the numbers that decide a cast, its speed grade first for a gear change (D6.2), for an option heading (`@S`:
+    the copy in the speed area, as actions write it, D5.7); `card ID` gives the whole card."""
     parts = [] if card.type in ("unit", "code", "caster") else [card.type]  # a size or a timing says which
+    if card.speed:
+        parts.append(f"speed {card.speed}")
     if card.type != "caster":
         parts.append(f"cost {card.cost}")
     if card.size:
@@ -142,28 +143,33 @@ VERB_ORDER = ("CAST", "PLAY", "SUB", "USE", "USE@S", "GEAR", "MULL", "MATERIAL",
 """Within a card's group, what to do with it: cast or play it first, then the other uses (D8.2, D15)."""
 
 
+DESTRUCTIVE = ("REMOVE",)
+"""Verbs that throw away a player's own card (D8.2(4)): listed after every other option, so that a number typed
+by habit never removes a unit."""
+
+
 def option_groups(view: Mapping[str, Any], actions: Sequence[str]) -> list[tuple[str, list[int]]]:
     """The legal actions grouped for reading (issue #35): by the card they use (headed by its name and key
-    numbers), then by the board object they act with (a caster's ability, an attacker), each group in the
-    order its card first comes and its options by what they do (cast, play, ..., dummy); the rest (DONE,
-    PASS, PAY ...) last, as they come. Clients number the options in this order."""
+    numbers), then by the board object they act with (a caster's ability, an attacker: headed by its current
+    BP or HP), each group in the order its card first comes and its options by what they do (cast, play, ...,
+    dummy); the rest (DONE, PASS, PAY, TARGET ...) after them, as they come; a REMOVE last of all (#51 item 4).
+    Clients number the options in this order; `option_labels` says each in words."""
     from cardlab.games.dreadnought.actions import decode
 
     cards = _cards_for(view)
     board = _Board(view)
     groups: dict[str, list[int]] = {}
     rest: list[int] = []
+    last: list[int] = []
     for index, text in enumerate(actions):
         decoded = decode(text)
+        if decoded.verb in DESTRUCTIVE:
+            last.append(index)
+            continue
         if decoded.card and decoded.card in cards:
             heading = short_facts(cards[decoded.card], decoded.from_speed or decoded.verb == "USE@S")
         elif decoded.slot and decoded.verb != "TARGET":
-            area, _, place = decoded.slot.partition(".")
-            what = "your idol" if decoded.slot == "IDOL" else f"your {area} {_SLOT_WORDS[place]}"
-            own = f"{board.viewer}:{decoded.slot}" if board.viewer else decoded.slot
-            card = board.card_at(own)
-            shown = short_facts(cards[card]) if card in cards else _plain(board.object_at(own)).removeprefix(own)
-            heading = f"{what} {shown.strip()}"
+            heading = board.place_heading(decoded.slot)
         else:
             rest.append(index)
             continue
@@ -174,7 +180,93 @@ def option_groups(view: Mapping[str, Any], actions: Sequence[str]) -> list[tuple
         return (VERB_ORDER.index(verb) if verb in VERB_ORDER else len(VERB_ORDER), index)
 
     ordered = [(heading, sorted(indices, key=rank)) for heading, indices in groups.items()]
-    return [*ordered, *([("", rest)] if rest else [])]
+    return [*ordered, *([("", rest)] if rest else []), *([("remove from the field", last)] if last else [])]
+
+
+def option_labels(view: Mapping[str, Any], actions: Sequence[str]) -> list[str]:
+    """Each legal action in words, as `option_groups` lists it (#51 item 4): under a card's heading what to do
+    with it ('cast', 'dummy into BA1', 'play: Deal 50 damage to an enemy unit'); a target, a blocker or a
+    removal named by its card, its place and its current BP. Only the label changes: the action text the
+    engine reads stays as it is, and typing it still works."""
+    from cardlab.games.dreadnought.actions import decode
+
+    cards = _cards_for(view)
+    board = _Board(view)
+    labels = []
+    for text in actions:
+        try:
+            decoded = decode(text)
+        except (ValueError, IndexError):
+            labels.append(text)
+            continue
+        grouped = decoded.verb not in DESTRUCTIVE and (
+            (bool(decoded.card) and decoded.card in cards) or (bool(decoded.slot) and decoded.verb != "TARGET")
+        )
+        labels.append(_label(decoded, text, cards, board, grouped))
+    return labels
+
+
+_LOOSE: dict[str, str] = {
+    "DONE": "done",
+    "PASS": "pass",
+    "KEEP": "keep this hand",
+    "GODDRAW": "god draw (a burst to hand)",
+    "UPKEEP PAY": "pay the idol's upkeep",
+    "UPKEEP CHECK": "check the idol instead",
+    "PAY BURST": "pay 1 log: check a burst",
+    "PAY ENGRAVE": "pay 1 log: check an engrave",
+    "PAY IDOL": "pay 1 log: check the idol",
+    "TO IDOL": "to the idol area",
+}
+"""Options without a card or place, in the words of the web view's labels (`web/render.js` actionLabel)."""
+
+
+def _label(decoded: Any, text: str, cards: Mapping[str, CardDef], board: _Board, grouped: bool) -> str:
+    """One option in words; `grouped`: its heading already names the card or place it uses."""
+    verb = decoded.verb
+    if text in _LOOSE:
+        return _LOOSE[text]
+    card = cards.get(decoded.card) if decoded.card else None
+    name = "" if grouped or card is None else f" {card.id}{'@S' if decoded.from_speed else ''} {card.name}"
+    area = AREAS[decoded.area] if verb in ("DUMMY", "ATTACK", "HPDRAW") and 0 <= decoded.area < 2 else ""
+    own = f"{board.viewer}:{decoded.slot}" if board.viewer and decoded.slot else decoded.slot
+    target = f"{('P1', 'P2')[max(decoded.seat, 0)]}:{decoded.slot}"
+    simple = {
+        "CAST": f"cast{name}",
+        "GEAR": f"gear change{name}",
+        "MULL": f"set aside{name}",
+        "MATERIAL": f"material{name}",
+        "DISCARD": f"discard{name}",
+        "PLACE": f"to BA1{name}",
+        "DUMMY": f"dummy into {area}{':' + name if name else ''}",
+        "ATTACK": f"attack the enemy {area}",
+        "HPDRAW": f"take an HP card of {area}",
+        "SCRAP": f"discard engrave {decoded.index + 1}",
+        "FIRST": f"resolve trigger {decoded.index + 1} first",
+        "TARGET": f"target {board.named_place(target)}",
+        "REMOVE": f"remove {board.named_place(own)} to your discard",
+        "MOVE": "move to your other battle area" if grouped else f"move {board.named_place(own)}",
+        "ATTACKER": "add as attacker" if grouped else f"attacker: {board.named_place(own)}",
+        "BLOCK": "block with it" if grouped else f"block with {board.named_place(own)}",
+    }
+    if verb in simple:
+        return simple[verb]
+    if verb == "TO":
+        return f"to battle area {text.split()[-1]}"
+    if verb == "PAY":
+        return f"pay 1 log: check your {decoded.source} caster"
+    if verb in ("PLAY", "SUB") and card is not None:
+        if verb == "SUB" and card.sub is not None:
+            return f"sub-effect{name}: {effects_words(card.sub.effects)}"
+        if card.type == "arms":
+            return f"play{name} onto a caster"
+        return f"play{name}: {effects_words(card.effects)}"
+    if verb in ("USE", "USE@S"):
+        ability = board.ability(decoded.slot, decoded.card, decoded.index)
+        if ability is not None:
+            return f"use{name}: {effects_words(ability.effects)}"
+        return f"use ability {decoded.index + 1}"
+    return text
 
 
 def _grade(index: int | None) -> str:
@@ -259,22 +351,16 @@ class _Board:
             parts.append("[dim]moved[/]")
         return " · ".join(parts)
 
-    def field(self, seat: str) -> Table:
-        """The two battle areas side by side: each caster, then a row per unit (none while both are empty)."""
+    def field(self, seat: str) -> Group:
+        """A line per battle area: its caster, then its units (#51 item 4: side by side, two areas wrapped each
+        unit onto three lines of 80 columns and the board alone filled a 24-line screen)."""
         player = self.view["players"][seat]
-        table = Table(show_header=False, box=None, padding=(0, 1), expand=False, pad_edge=False)
-        for column in range(4):
-            table.add_column(style="dim" if column % 2 == 0 else None, no_wrap=column % 2 == 0, ratio=column % 2)
-        blocks = [player.get(name) or {"caster": None, "hp": 0, "units": []} for name in AREAS]
-        casters = [(f"{seat} {name}", self.caster(block)) for name, block in zip(AREAS, blocks, strict=True)]
-        table.add_row(*(cell for pair in casters for cell in pair))
-        for row in range(max(len(block.get("units") or []) for block in blocks)):
-            cells = []
-            for block in blocks:
-                units = block.get("units") or []
-                cells += [f"unit {row + 1}", self.unit(units[row]) if row < len(units) else "[dim]·[/]"]
-            table.add_row(*cells)
-        return table
+        lines = []
+        for name in AREAS:
+            block = player.get(name) or {"caster": None, "hp": 0, "units": []}
+            units = [f"[dim]U{row + 1}[/] {self.unit(unit)}" for row, unit in enumerate(block.get("units") or [])]
+            lines.append(" [dim]│[/] ".join([f"[dim]{seat} {name}[/] {self.caster(block)}", *units]))
+        return Group(*lines)
 
     def idol_line(self, seat: str) -> str:
         """'P1 IDOL · · speed A+++ (Y04 Quickstep Courier; also R06, Y06)': idol area and speed (D6.2, D19)."""
@@ -366,6 +452,56 @@ class _Board:
             lines.append(f"casters to place: {self.cards(placement)}")
         return lines
 
+    def place_heading(self, slot: str) -> str:
+        """'your BA1 unit 1: R02 Blaze Warden (BP 120, printed 100)': an own field place and what stands there,
+        with its current BP (D13.1) or a caster's HP (#51 item 4: not the printed BP)."""
+        own = f"{self.viewer}:{slot}" if self.viewer else slot
+        area, _, place = slot.partition(".")
+        what = "your idol" if slot == "IDOL" else f"your {area} {_SLOT_WORDS.get(place, place)}"
+        return f"{what}: {self.standing(own)}"
+
+    def standing(self, ref: str) -> str:
+        """The card on a field place with its current numbers, in plain text ('a dummy (BP 50)')."""
+        obj = self._object(ref)
+        if obj is None:
+            return "nothing"
+        card = self.cards_by_id.get(obj.get("card") or "")
+        label = "a dummy" if obj.get("dummy") else f"{card.id} {card.name}" if card else str(obj.get("card") or "?")
+        facts = []
+        if "bp" in obj:
+            printed = DUMMY_BP if obj.get("dummy") else card.bp if card else None
+            changed = printed is not None and printed != obj["bp"]
+            facts.append(f"BP {obj['bp']}" + (f", printed {printed}" if changed else ""))
+        if ref.endswith(".C"):
+            seat, _, slot = ref.partition(":")
+            hp = (self.view["players"].get(seat, {}).get(slot.partition(".")[0]) or {}).get("hp")
+            facts.append(f"HP {len(hp) if isinstance(hp, list) else hp}")
+        if obj.get("checked"):
+            facts.append("checked")
+        return f"{label} ({', '.join(facts)})" if facts else label
+
+    def named_place(self, ref: str) -> str:
+        """'R02 Blaze Warden (P2's BA1 unit 1, BP 120)': a target or a unit named by its card, place and numbers."""
+        seat, _, slot = ref.partition(":")
+        area, _, place = slot.partition(".")
+        where = "idol area" if slot == "IDOL" else f"{area} {_SLOT_WORDS.get(place, place)}"
+        whose = "your" if seat == self.viewer else f"{seat}'s"
+        label, _, facts = self.standing(ref).partition(" (")
+        return f"{label} ({whose} {where}{', ' + facts.removesuffix(')') if facts else ''})"
+
+    def ability(self, slot: str, card_id: str, index: int) -> Any:
+        """The activated ability USE names: a speed-area card's, or an own object's then its arms' grants (D2.9)."""
+        if card_id:
+            found = self.cards_by_id.get(card_id)
+            abilities = [a for a in found.abilities if a.kind == "activated"] if found else []
+        else:
+            obj = self._object(f"{self.viewer}:{slot}" if self.viewer else slot) or {}
+            own = self.cards_by_id.get(obj.get("card") or "")
+            arms = self.cards_by_id.get(obj.get("arms") or "")
+            abilities = [a for a in own.abilities if a.kind == "activated"] if own else []
+            abilities += [a for a in arms.grants if a.kind == "activated"] if arms else []
+        return abilities[index] if 0 <= index < len(abilities) else None
+
     def card_at(self, ref: str) -> str | None:
         """The id of the open card on `P1:BA1.U1` (None for an empty slot, a dummy or a hidden card)."""
         obj = self._object(ref)
@@ -438,7 +574,7 @@ def render_board(view: Mapping[str, Any]) -> RenderableType:
     step = WINDOW_NAMES.get(window, window)
     parts: list[RenderableType] = [
         f"[reverse] Dreadnought · {who} · turn {view.get('turn')} {view.get('phase')}: {escape(step)} · "
-        f"first {view.get('first') or '-'} · token {view.get('token')} [/]",
+        f"first {view.get('first') or '-'}, token {view.get('token')} [/]",
         *board.side(them),
     ]
     attack = board.attack()

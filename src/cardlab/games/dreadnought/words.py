@@ -158,6 +158,7 @@ def ability_words(ability: Ability, granted: bool = False) -> str:
         where = where if ability.zone == "idol" else ""  # a trigger's own event says where it is
         return f"{when}{' (' + where + ')' if where else ''}: {effects}."
     require = f" {_REQUIRES[ability.require]}" if ability.require in _REQUIRES else ""
+    require += f" {where}" if ability.zone in ("battle", "idol") else ""  # D19.3: the text says where it works
     holder = "Gives its caster: " if granted else ""
     return f"{holder}Use at {_timings(ability.timing)} timing{require} ({_cost(ability.cost)}): {effects}."
 
@@ -315,3 +316,37 @@ def glossary(game: Dreadnought) -> Mapping[str, str]:
 
 def how_to_win(game: Dreadnought) -> str:
     return HOW_TO_WIN
+
+
+# Why a game ended, as the result banner and the terminal's last line say it ({winner}, {loser}: seats).
+WIN_REASONS: dict[str, str] = {"hp": "{loser}'s casters have no HP left", "concede": "{loser} conceded"}
+DRAW_REASONS: dict[str, str] = {
+    "hp": "both players' casters ran out of HP at once",
+    "turn_limit": "the turn limit was reached",
+}
+
+# Each rule variant's values in words, for the lobby's advanced rules (rule name -> value -> words).
+RULE_VALUES: dict[str, dict[str, str]] = {
+    "draw_counts": {
+        "1_2": "faster player 1, slower 2",
+        "1_1": "1 card each",
+        "2_2": "2 cards each",
+        "0_1": "faster player 0, slower 1",
+    },
+    "draw_bursts": {"1": "1 burst a turn", "0": "no bursts", "2": "2 bursts a turn"},
+    "library_out": {"draws": "HP card for empty draws", "every_use": "HP card for every deck use"},
+    "god_draw_windows": {"seed": "as written", "every_window": "also in speed and fast actions"},
+    "token_to": {"second": "to the slower player", "first": "to the faster player"},
+    "mulligan_to": {"discard": "set-aside cards discarded", "deck": "set-aside cards back in the deck"},
+    "tie_reveals": {
+        "3": "up to 3 re-reveals",
+        "0": "no re-reveal",
+        "1": "1 re-reveal",
+        "no_limit": "until speeds differ",
+    },
+    "trigger_order": {"first": "faster player first", "second": "slower player first"},
+    "reaction_first": {"defender": "the defender reacts first", "actor": "the attacker reacts first"},
+    "reactions": {"immediate": "resolve at once", "stack": "stack, last played first"},
+    "blocker": {"fixed": "a blocker stays chosen", "rechosen": "a blocker that leaves is replaced"},
+    "bp_filter": {"current": "current BP", "printed": "printed BP"},
+}

@@ -156,3 +156,34 @@ def glossary(game: Edelweiss) -> Mapping[str, str]:
 
 def how_to_win(game: Edelweiss) -> str:
     return HOW_TO_WIN
+
+
+# Why a game ended, as the result banner and the terminal's last line say it ({winner}, {loser}: seats).
+WIN_REASONS: dict[str, str] = {
+    "attack": "{loser} could not guard or block {winner}'s attack",
+    "deck_out": "the deck ran out and {winner} holds more cards (a tie goes to P2)",
+}
+DRAW_REASONS: dict[str, str] = {"deck_out": "the deck ran out with equal hands"}
+
+# Each rule variant's values in words, for the lobby's advanced rules (rule name -> value -> words).
+RULE_VALUES: dict[str, dict[str, str]] = {
+    "first_draw": {"yes": "the first player draws on turn 1", "no": "the first player skips the turn-1 draw"},
+    "opening_hand": {
+        "standard": "4 cards (5 in a skills game)",
+        **{count: f"{count} cards" for count in ("3", "4", "5", "6")},
+    },
+    "accel2_guardian": {"spades": "spade field guard only", "symbolic_too": "also the Symbolic field guard"},
+    "symbolic_field_guard": {"any_suit": "any tapped card", "spades": "a tapped spade only"},
+    "deck_out_tie": {"P2": "P2 wins a tie", "draw": "a tie is a draw"},
+    "accel2_protection": {
+        "as_written": "as written: tapping a club replaces the discard",
+        "none": "no protection",
+        "club_still_owed": "the tap keeps the spade, a club is still owed",
+        "defender": "the countered attacker protects",
+    },
+    "poison_bind_trigger": {"any_counter": "after any counter", "diamond_guard": "only after a diamond guard"},
+    "poison_bind_timing": {
+        "before_counter": "before the counter is paid",
+        "after_counter": "after the counter is paid",
+    },
+}

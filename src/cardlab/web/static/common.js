@@ -172,6 +172,21 @@ export function setGlossary(terms) {
   glossaryTerms = terms && typeof terms === "object" ? terms : {};
 }
 
+let endReasons = {};
+
+/** Why a game may end, in the game's words: reason -> {P1, P2, draw} (the glossary's `reasons`). */
+export function setReasons(reasons) {
+  endReasons = reasons && typeof reasons === "object" ? reasons : {};
+}
+
+/** Why this game ended, in words ("P2's casters have no HP left"); the reason's own word where the game says none. */
+export function reasonWords(result) {
+  if (!result || !result.reason) return "";
+  const table = endReasons[result.reason];
+  const said = table && typeof table === "object" ? table[result.winner || "draw"] : null;
+  return typeof said === "string" ? said : words(result.reason);
+}
+
 /** The cards the popovers describe: the `cards` of the view being shown. */
 export function setCards(cards) {
   cardWords = cards && typeof cards === "object" ? cards : {};

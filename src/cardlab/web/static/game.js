@@ -13,6 +13,8 @@ import {
   rememberGame,
   setCards,
   setGlossary,
+  setReasons,
+  reasonWords,
   installPopovers,
   hidePopover,
 } from "./common.js";
@@ -81,6 +83,8 @@ async function loadGlossary() {
   try {
     const data = await api(`/api/games/${encodeURIComponent(gameId)}/glossary`);
     setGlossary(data && data.glossary);
+    setReasons(data && data.reasons);
+    if (isOver()) draw(); // a game that ended before the words came: say why in words
     const line = data && typeof data.how_to_win === "string" ? data.how_to_win : "";
     const box = $("how-to-win");
     replace(box, h("summary", null, h("b", null, "How to win: "), line));
@@ -108,9 +112,10 @@ function actionLabel(action) {
 
 function resultText(result, seat) {
   if (!result) return "Game over.";
-  const reason = result.reason ? ` (${words(result.reason)})` : "";
-  if (!result.winner) return `Game over: draw${reason}.`;
-  if (seat) return result.winner === seat ? `You win!${reason}` : `You lose — ${result.winner} wins${reason}.`;
+  const why = reasonWords(result);
+  const reason = why ? `: ${why}` : "";
+  if (!result.winner) return `Game over, a draw${reason}.`;
+  if (seat) return result.winner === seat ? `You win${reason}.` : `You lose${reason}.`;
   return `${result.winner} wins${reason}.`;
 }
 
@@ -234,6 +239,7 @@ function drawResult(over, seat) {
     return;
   }
   const result = view.result || null;
+  const appearing = box.hidden;
   const outcome = !result || !result.winner ? "draw" : seat ? (result.winner === seat ? "win" : "loss") : "neutral";
   box.hidden = false;
   box.className = `result ${outcome}`;
@@ -249,6 +255,8 @@ function drawResult(over, seat) {
       h("a", { class: "button", href: "/" }, "Back to lobby"),
     ),
   );
+  // The game just ended: on a phone the player is down at the options, far below the banner.
+  if (appearing) box.scrollIntoView({ block: "nearest" });
 }
 
 // A seat's replay shows its own secrets while the game runs, so the link carries its token.

@@ -1,7 +1,7 @@
 // The lobby: create a game (game, its options, who plays each seat), show the links, and list
 // the games this browser created or visited (kept in localStorage) with their live status.
 
-import { api, h, replace, SEATS, loadMyGames, saveMyGames, rememberGame, words } from "./common.js";
+import { api, h, replace, SEATS, loadMyGames, saveMyGames, rememberGame, words, reasonWords, setReasons } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -100,16 +100,23 @@ function drawOptions() {
   if (rows.length === 1) rows.push(h("p", { class: "muted" }, "This game has no options."));
   const variants = rulesOf(game);
   if (variants.length) {
-    rows.push(h("div", { class: "form-row muted small" }, "Rule variants (the spec's ruling is the default):"));
+    // Rule variants are a designer's levers: folded away, each value in the game's own words (the spec's ruling first).
+    const fold = h(
+      "details",
+      { class: "advanced-rules" },
+      h("summary", null, "Advanced rules ", h("span", { class: "muted small" }, "(the spec's ruling is the default)")),
+    );
     for (const rule of variants) {
       const id = `rule-${rule.name}`;
+      const said = rule.value_words && typeof rule.value_words === "object" ? rule.value_words : {};
+      const text = (value) => (typeof said[value] === "string" ? said[value] : words(value));
       const select = h(
         "select",
         { id, "data-rule": rule.name, "data-game": game, title: `${rule.rule}: ${rule.description}`, onchange: refreshOptions },
-        rule.values.map((value) => h("option", { value }, value === rule.default ? `${value} (default)` : value)),
+        rule.values.map((value) => h("option", { value, title: value }, value === rule.default ? `${text(value)} (default)` : text(value))),
       );
       select.value = previous[`rule:${game}:${rule.name}`] ?? rule.default; // a variant never carries to another game
-      rows.push(
+      fold.append(
         h(
           "div",
           { class: "form-row", "data-field": id },
@@ -118,6 +125,7 @@ function drawOptions() {
         ),
       );
     }
+    rows.push(fold);
   }
   replace(box, rows);
   refreshOptions();
@@ -152,7 +160,7 @@ function drawSeats() {
       "select",
       { id: `seat-${seat}`, "data-seat": seat, onchange: () => toggleCustom(seat) },
       h("option", { value: "human" }, "human (play in the browser)"),
-      agents.map((spec) => h("option", { value: spec }, `AI: ${spec}`)),
+      agents.map((spec) => h("option", { value: spec, title: spec }, agentWords(spec))),
       h("option", { value: "__custom__" }, "AI: type a spec…"),
     );
     if (seat === "P2" && agents.length) select.value = agents.includes("heuristic") ? "heuristic" : agents[0];
@@ -167,9 +175,24 @@ function drawSeats() {
     rows.push(h("div", { class: "form-row" }, h("label", { for: `seat-${seat}` }, seat), select, custom));
   }
   replace(box, rows);
+  for (const seat of SEATS) showSpec(seat);
+}
+
+/** An agent by its strength in words, as /api/meta says it (the spec itself is the option's tooltip). */
+function agentWords(spec) {
+  const info = meta.games && meta.games[currentGame()];
+  const said = info && info.agent_words && typeof info.agent_words === "object" ? info.agent_words[spec] : null;
+  return typeof said === "string" ? said : `AI: ${spec}`;
+}
+
+/** The chosen agent's spec as the seat field's tooltip: what "strong (search)" runs. */
+function showSpec(seat) {
+  const select = $(`seat-${seat}`);
+  select.title = select.value === "human" || select.value === "__custom__" ? "" : select.value;
 }
 
 function toggleCustom(seat) {
+  showSpec(seat);
   const custom = $(`seat-${seat}-custom`);
   custom.hidden = $(`seat-${seat}`).value !== "__custom__";
   if (!custom.hidden) custom.focus();
@@ -293,7 +316,9 @@ function statusText(view) {
   const obs = view.observation || {};
   if (view.status === "over" || view.result) {
     const r = view.result || {};
-    return r.winner ? `over — ${r.winner} won${r.reason ? ` (${words(r.reason)})` : ""}` : "over — draw";
+    setReasons(meta.games[view.game] && meta.games[view.game].reasons); // this game's words for why it ended
+    const why = reasonWords(r);
+    return r.winner ? `over — ${r.winner} won${why ? `: ${why}` : ""}` : `over — draw${why ? `: ${why}` : ""}`;
   }
   const parts = ["running"];
   if (obs.turn !== undefined && obs.turn !== null) parts.push(`turn ${obs.turn}`);
@@ -371,7 +396,6 @@ function refreshStatuses() {
 }
 
 async function main() {
-  drawMyGames();
   $("refresh-games").addEventListener("click", drawMyGames);
   setInterval(refreshStatuses, STATUS_REFRESH_MS);
   window.addEventListener("pageshow", (event) => event.persisted && drawMyGames()); // back from a game: the page was kept as it was
@@ -385,6 +409,7 @@ async function main() {
     error.textContent = `Could not load /api/meta: ${exc.message}`;
     error.hidden = false;
   }
+  drawMyGames(); // after /api/meta: a finished game says why in its game's words
   const names = Object.keys(meta.games);
   replace(
     $("game"),

@@ -2,7 +2,7 @@
 // (read-only), showing each step's action and events. While the game still runs the replay is
 // refreshed every few seconds (public view only); a finished game shows both hands.
 
-import { api, h, replace, idFromPath, loadRenderer, words, setCards, setGlossary, installPopovers } from "./common.js";
+import { api, h, replace, idFromPath, loadRenderer, words, setCards, setGlossary, setReasons, reasonWords, installPopovers } from "./common.js";
 
 const gameId = idFromPath("replay");
 // With a seat's token the replay of a running game shows that seat's own cards; without, public information.
@@ -98,7 +98,8 @@ function draw() {
   if (result) {
     box.hidden = false;
     box.className = "result neutral";
-    const reason = result.reason ? ` (${words(result.reason)})` : "";
+    const why = reasonWords(result);
+    const reason = why ? `: ${why}` : "";
     replace(box, h("div", { class: "result-text" }, result.winner ? `${result.winner} wins${reason}.` : `Draw${reason}.`));
   } else {
     box.hidden = true;
@@ -132,7 +133,11 @@ async function load(first) {
   if (!renderer || rendererGame !== data.game) {
     renderer = await loadRenderer(data.game);
     rendererGame = data.game;
-    api(`/api/games/${encodeURIComponent(gameId)}/glossary`).then((g) => setGlossary(g && g.glossary), () => {});
+    api(`/api/games/${encodeURIComponent(gameId)}/glossary`).then((g) => {
+      setGlossary(g && g.glossary);
+      setReasons(g && g.reasons);
+      draw(); // the last frame's result, now in the game's words
+    }, () => {});
   }
   if (first) {
     const fromHash = parseInt(location.hash.slice(1), 10);
