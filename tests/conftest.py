@@ -11,6 +11,10 @@ Hypothesis profiles, chosen by the environment variable ``HYPOTHESIS_PROFILE``:
 Per-test ``@settings(...)`` inherit whatever they do not set from the loaded profile; this file is
 loaded before any test module, so module-level ``settings(...)`` objects inherit it too.
 
+Before a whole-suite run (no test paths named) the controller compiles every game's numba kernels, one
+process per game, so that the xdist workers load them instead of each compiling its own
+(`tests/kernel_warmup.py`).
+
 The ``slow`` marker: a full-size statistical check (hundreds of thousands of positions, a thousand
 games) whose small variant runs by default. Slow tests are deselected unless asked for:
 
@@ -34,6 +38,22 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--run-slow", action="store_true", default=False, help="also run tests marked slow (full size)")
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist starts its workers (its own hook runs last)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Warm every kernel once for a whole-suite run (see the module docstring); a worker never does."""
+    config = session.config
+    if hasattr(config, "workerinput") or config.args_source != pytest.Config.ArgsSource.TESTPATHS:
+        return
+    from tests.kernel_warmup import warm_kernels
+
+    seconds, failed = warm_kernels()
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None and seconds:
+        reporter.write_line(f"kernels compiled or loaded in {seconds:.0f} s before the tests")
+        for problem in failed:
+            reporter.write_line(f"kernel warm-up failed (its tests compile it themselves): {problem}")
 
 
 def _slow_requested(config: pytest.Config) -> bool:
