@@ -194,7 +194,7 @@ def test_the_cycle_finder_reports_a_cycle() -> None:
 
 # -- imports inside functions ---------------------------------------------------------------------------------
 
-CORE_PACKAGES = {"rich", "numpy", "platformdirs"}
+CORE_PACKAGES = {"rich", "numpy", "platformdirs", "scipy"}
 """pyproject's `dependencies`: any other third-party package belongs to an extra."""
 
 

@@ -65,7 +65,8 @@ def test_balance_and_report_tabulate_its_entrants(tmp_path: Path, capsys) -> Non
     assert "Kuhn Poker" in (out / "report.html").read_text()
     capsys.readouterr()
     assert main(["report", "kuhn", "--db", db, "--out", str(out)]) == 0
-    assert "Kuhn Poker jqk" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "Kuhn Poker: A1, A2" in printed and "variant jqk" in printed  # the title in words, the variant below it
 
 
 def test_ladder_rates_agents_on_it(tmp_path: Path, capsys) -> None:

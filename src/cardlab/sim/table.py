@@ -11,6 +11,7 @@ from cardlab.core.errors import CardlabError
 from cardlab.core.plugin import Matchups
 from cardlab.sim.balance import stored_selection, summarize
 from cardlab.sim.compare import stored_agents_hint, validation_for
+from cardlab.sim.equilibrium import equilibrium
 from cardlab.sim.report import write_balance_files
 from cardlab.store.games_db import GamesDB
 
@@ -47,6 +48,7 @@ def balance_table(db: GamesDB, matchups: Matchups, agent: str, pool: bool, new: 
     summary = summarize(selection.counts, matchups, agent, validation=validation)
     summary["fingerprints"], summary["pooled"] = list(selection.fingerprints), selection.note
     summary["default_agent_backing"] = default_agent_backing(matchups, agent)
+    summary["equilibrium"] = equilibrium(summary)  # the metagame: which entrants an adapting field keeps
     used = set(selection.fingerprints)
     games = [game for game in db.games(matchups.game, matchups.variant, agent) if game.fingerprint in used]
     batches = [batch for batch in db.batches(matchups.game, matchups.variant, agent) if batch.fingerprint in used]
