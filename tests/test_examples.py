@@ -39,6 +39,9 @@ def test_the_example_trains_saves_and_reports(tmp_path: Path, capsys) -> None:
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["game"] == "edelweiss" and report["timesteps"] >= 256 and report["episodes"] > 0
     assert [row["opponent"] for row in report["against"]] == ["heuristic", "random"]
+    # issue 51 item 8: the training rate (exploration, older policies) is set beside a sampled evaluation
+    assert report["sampled_vs_training_opponent"]["opponent"] == "heuristic"
+    assert "is not the policy's strength" in done.stdout and "drawing its moves as in training" in done.stdout
     for row in report["against"]:
         low, high = row["ci95"]
         assert row["games"] == 20 and low <= row["win_rate"] <= high
