@@ -258,3 +258,109 @@ def changed_stats(game: str, view: dict) -> dict[str, int]:
                 if printed is not None and not unit.get("dummy") and unit.get("bp") != printed:
                     expected[f'[data-slot="{seat}:{place}"] .bp'] = printed
     return expected
+
+
+# -- accessibility (issue #55) --------------------------------------------------------------------
+
+AXE_TAGS = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa")
+"""The WCAG 2.0 and 2.1 rules of levels A and AA: what the pages must pass."""
+PASSIVE = ("PASS", "END", "DONE", "NO_", "KEEP")
+"""Actions that give the turn away: a player who prefers them lets the AI end the game soon."""
+
+
+def richest_options(game: str) -> dict[str, Any]:
+    """Each web option of `game` at its last choice (both seats alike), as the lobby would send them: the
+    variant with the most on its board (characters, skills, leaders), found without naming any game."""
+    from cardlab.games import game_class
+
+    options: dict[str, Any] = {}
+    declared = [o for o in game_class(game).options if o.web and o.choices]
+    for option in declared:
+        value = option.choices[-1].value
+        options[option.name] = {seat: value for seat in SEATS} if option.per_seat else value
+    return {
+        name: value
+        for name, value in options.items()
+        if (when := next(o.shown_when for o in declared if o.name == name)) is None or options.get(when[0]) in when[1]
+    }
+
+
+def create_against_ai(client: Any, game: str, seed: int, agent: str = "heuristic") -> dict:
+    """A new game with its richest options: a human P1 against `agent`."""
+    body = {"game": game, "options": richest_options(game), "seats": {"P1": "human", "P2": agent}, "seed": seed}
+    return ok(client.post("/api/games", json=body), 201)
+
+
+def play_as_p1(
+    client: Any, game_id: str, token: str, choose: Callable[[dict], str], done: Callable[[dict], bool]
+) -> dict:
+    """Act as P1 through the API (the AI answers for P2) until `done(view)` or the game is over; that view."""
+    deadline = time.monotonic() + 60
+    while True:
+        assert time.monotonic() < deadline, "the game never got there"
+        view = get_view(client, game_id, token)
+        if view["status"] == "over" or (view["legal"] and done(view)):
+            return view
+        if not view["legal"]:
+            time.sleep(0.01)  # the AI is moving
+            continue
+        act(client, game_id, token, choose(view))
+
+
+@contextmanager
+def browser_site(db: Path) -> Iterator[tuple[str, Any, Any]]:
+    """A server on loopback, an httpx client to it and a Chromium browser context at 1366x900, for a
+    module's browser tests (one of each per module keeps the suite's time down): (base URL, client, context)."""
+    import httpx
+    from playwright.sync_api import sync_playwright
+
+    from cardlab.web.app import create_app
+
+    app = create_app(db, agent_delay=0.0)
+    with serve(app) as base, httpx.Client(base_url=base, timeout=10.0) as client, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox", "--headless=new"])
+        try:
+            yield base, client, browser.new_context(viewport={"width": 1366, "height": 900})
+        finally:
+            browser.close()
+    app.state.manager.db.close()
+
+
+def axe_violations(page: Any, tags: tuple[str, ...] = AXE_TAGS) -> list[dict]:
+    """axe-core's violations of `tags` on the page as it stands (axe is injected once per document)."""
+    from axe_playwright_python.base import AXE_SCRIPT  # type: ignore[import-untyped]
+
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.evaluate(AXE_SCRIPT)
+    options = {"runOnly": {"type": "tag", "values": list(tags)}, "resultTypes": ["violations"]}
+    result: dict = page.evaluate("(options) => axe.run(document, options)", options)
+    return list(result["violations"])
+
+
+AXE_SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
+"""The sizes every page must pass axe at: a laptop's window and a phone's."""
+
+
+def audit(page: Any, where: str) -> list[str]:
+    """The page's axe violations at each size, one line per element; the page is left at the desktop size."""
+    found = []
+    for size, (width, height) in AXE_SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_function(f"window.innerWidth === {width}")
+        found += axe_lines(f"{where} @{size}", axe_violations(page))
+    width, height = AXE_SIZES["desktop"]
+    page.set_viewport_size({"width": width, "height": height})
+    return found
+
+
+def axe_lines(where: str, violations: list[dict]) -> list[str]:
+    """One line per element in violation: where, the rule, its impact, the element and axe's reason."""
+    lines = []
+    for violation in violations:
+        for node in violation["nodes"]:
+            target = " ".join(str(t) for t in node["target"])
+            why = (node.get("failureSummary") or "").replace("\n", " ")
+            lines.append(
+                f"{where}: {violation['id']} ({violation['impact']}) at {target}: {node['html'][:160]} — {why}"
+            )
+    return lines

@@ -251,9 +251,47 @@ export function cardText(entry, { stats = entry && entry.stats, abilities = true
   return out;
 }
 
-/** A small "?" on a card face: a tap shows the whole card without playing it. */
+/** A small "?" on a card face: a tap shows the whole card without playing it (focus shows it too). */
 export function cardInfoButton(id) {
-  return h("span", { class: "card-info", "data-words": id, role: "button", tabindex: "0", "aria-label": "what this card does" }, "?");
+  const entry = cardEntry(id);
+  const label = `what ${entry ? entry.name : "this card"} does`;
+  return h("span", { class: "card-info", "data-words": id, role: "button", tabindex: "0", "aria-label": label }, "?");
+}
+
+/** A card in words for a screen reader: "S06 Militia Pikeman: cost 1 · ATK 1 · HP 2. Ability one. Ability two."
+ * (its name, its stats and what it does); `fallback` when the view does not describe the card. */
+export function cardSpoken(id, fallback = String(id ?? "")) {
+  const entry = cardEntry(id);
+  if (!entry) return fallback;
+  const parts = [String(entry.name)];
+  if (entry.stats) parts[0] += `: ${entry.stats}`;
+  for (const ability of entry.abilities || []) parts.push(String(ability));
+  return parts.join(". ").replace(/\.\./g, ".");
+}
+
+/** Name a zone (or a place) for assistive technology: a group with a label in words ("Your hand", "P2's field"). */
+export function zoneAttrs(attrs, label) {
+  attrs.role = "group";
+  attrs["aria-label"] = label;
+  return attrs;
+}
+
+/** A control inside another control is announced as one and hidden as the other (axe: nested-interactive):
+ * keywords and "?" marks printed on a card that is itself a control lose their own focus stop there (the
+ * card's own focus explains it, and its description says what it does). Called after every board drawing. */
+export function settle(root) {
+  if (!root) return root;
+  for (const control of root.querySelectorAll('[role="button"], button, a[href]')) {
+    for (const inner of control.querySelectorAll('[tabindex], [role="button"], button, a[href]')) {
+      inner.removeAttribute("tabindex");
+      if (inner.getAttribute("role") === "button") inner.removeAttribute("role");
+      if (inner.matches(".card-info")) {
+        inner.removeAttribute("aria-label");
+        inner.setAttribute("aria-hidden", "true");
+      }
+    }
+  }
+  return root;
 }
 
 let popover = null;
@@ -282,6 +320,8 @@ function showPopover(target) {
   replace(popover, content);
   popover.setAttribute("data-for", target.getAttribute("data-term") ?? target.getAttribute("data-words"));
   popover.hidden = false;
+  if (popoverFor && popoverFor !== target) popoverFor.removeAttribute("aria-describedby");
+  if (!target.hasAttribute("aria-description")) target.setAttribute("aria-describedby", "popover"); // read with it
   popoverFor = target;
   pinned = false;
   const box = target.getBoundingClientRect();
@@ -295,6 +335,7 @@ function showPopover(target) {
 
 export function hidePopover() {
   if (popover) popover.hidden = true;
+  if (popoverFor && popoverFor.getAttribute("aria-describedby") === "popover") popoverFor.removeAttribute("aria-describedby");
   popoverFor = null;
   pinned = false;
 }
@@ -339,6 +380,19 @@ export function installPopovers() {
     true,
   );
   document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape") hidePopover();
+    if (event.key === "Escape") {
+      hidePopover();
+      return;
+    }
+    // a keyword or a "?" with the keyboard: Enter or Space pins (or unpins) its explanation
+    const target = event.target instanceof Element ? event.target : null;
+    if ((event.key === "Enter" || event.key === " ") && target && target.matches("[data-term][tabindex], .card-info[tabindex]")) {
+      event.preventDefault();
+      if (pinned && popoverFor === target) hidePopover();
+      else {
+        showPopover(target);
+        pinned = popoverFor === target;
+      }
+    }
   });
 }

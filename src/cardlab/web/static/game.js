@@ -17,6 +17,7 @@ import {
   reasonWords,
   installPopovers,
   hidePopover,
+  settle,
 } from "./common.js";
 
 const gameId = idFromPath("play");
@@ -35,6 +36,14 @@ let lastLogKey = "";
 let remembered = false;
 let glossaryLoaded = false;
 let seenEvents = null; // how many events the player had seen when they last acted: later ones are new to them
+let announced = null; // how many events the live region has read out (none of those before the page opened)
+let wasMyMove = false;
+// Keyboard play (#55): where the focus was (the options, the board) and on which action, so that a redraw
+// that removed the focused control puts the focus back there, or on the first option, not on the page top.
+let lastInput = "pointer";
+let focusRegion = null;
+let focusKey = null;
+const KEYS = ["data-action", "data-choices", "data-words", "data-term", "data-square", "data-slot", "data-area", "data-card"];
 
 function viewUrl() {
   return `/api/games/${encodeURIComponent(gameId)}${token ? `?token=${encodeURIComponent(token)}` : ""}`;
@@ -157,10 +166,51 @@ function draw() {
   setCards(view.cards);
   hidePopover();
   renderer.render(view, $("board"), over ? null : onAction, { explain });
+  settle($("board"));
   drawLegal(legal, over, seat, obs);
   drawLog();
   drawResult(over, seat);
+  announce(myMove, over, seat);
   if (busy) setBusy(true);
+  restoreFocus(over);
+}
+
+/** Where the focus is: which part of the page, and which action its control stands for. */
+function trackFocus(event) {
+  const target = event.target instanceof Element ? event.target : null;
+  if (!target) return;
+  focusRegion = target.closest("#legal") ? "legal" : target.closest("#board") ? "board" : target.closest("#result") ? "result" : null;
+  const keys = KEYS.filter((key) => target.hasAttribute(key));
+  focusKey = keys.length ? keys.map((key) => `[${key}="${CSS.escape(target.getAttribute(key))}"]`).join("") : null;
+}
+
+/** After a redraw removed the focused control (or a busy button lost it), a keyboard player's focus goes
+ * back to the same action where it is still offered, else to the first option (or the result's first
+ * control once the game is over), never to the top of the page. */
+function restoreFocus(over) {
+  const active = document.activeElement;
+  if (lastInput !== "keyboard" || !focusRegion) return;
+  if (active && active !== document.body && active.isConnected && active !== $("legal")) return;
+  const region = focusRegion === "board" ? "#board" : "#legal";
+  const same = focusKey ? document.querySelector(`${region} ${focusKey}`) : null;
+  const target =
+    (same && !same.disabled && same.tabIndex >= 0 ? same : null) ||
+    (over ? $("result").querySelector("button, a") : null) ||
+    $("legal").querySelector("button:not(:disabled)") ||
+    $("legal");
+  if (target && target !== active) target.focus();
+}
+
+/** The live region: events since the page opened are read out as they arrive, then whose move it is. */
+function announce(myMove, over, seat) {
+  const events = Array.isArray(view.events) ? view.events : [];
+  if (announced === null || announced > events.length) announced = events.length;
+  const lines = events.slice(announced).map((event) => (event && typeof event === "object" ? event.text || event.kind : String(event)));
+  announced = events.length;
+  if (over) lines.push(resultText(view.result, seat));
+  else if (myMove && !wasMyMove) lines.push("Your move.");
+  wasMyMove = myMove && !over;
+  if (lines.length) replace($("announce"), lines.slice(-20).map((text) => h("p", null, String(text))));
 }
 
 /** One option in the player's words; the action as the terminal types it is only its tooltip. */
@@ -195,7 +245,7 @@ function drawLegal(legal, over, seat, obs) {
         ? groups.map((group) =>
             h(
               "div",
-              { class: "action-group", "data-group": group.key },
+              { class: "action-group", "data-group": group.key, role: group.title ? "group" : null, "aria-label": group.title || null },
               group.title ? h("div", { class: "group-title" }, group.title) : null,
               group.actions.map(actionButton),
             ),
@@ -291,6 +341,8 @@ async function rematch() {
 function setBusy(on) {
   for (const node of document.querySelectorAll("#legal [data-action], #board [data-action]")) {
     if (node.tagName === "BUTTON") node.disabled = on;
+    else if (on) node.setAttribute("aria-disabled", "true");
+    else node.removeAttribute("aria-disabled");
     node.classList.toggle("busy", on);
   }
 }
@@ -335,6 +387,7 @@ async function onAction(action) {
   } finally {
     busy = false;
     setBusy(false);
+    restoreFocus(isOver()); // a view drawn while busy had its options disabled: the focus waited on the list
   }
 }
 
@@ -420,6 +473,12 @@ function connect() {
 async function main() {
   installPopovers();
   $("hint").addEventListener("click", () => $("hint").classList.toggle("open"));
+  document.addEventListener("keydown", (event) => {
+    lastInput = "keyboard";
+    if (event.key === "Escape") $("notice").hidden = true; // an explanation closes with Escape
+  }, true);
+  document.addEventListener("pointerdown", () => (lastInput = "pointer"), true);
+  document.addEventListener("focusin", trackFocus);
   if (!gameId) {
     replace($("status"), "No game id in the address.");
     return;

@@ -2,7 +2,7 @@
 // (read-only), showing each step's action and events. While the game still runs the replay is
 // refreshed every few seconds (public view only); a finished game shows both hands.
 
-import { api, h, replace, idFromPath, loadRenderer, words, setCards, setGlossary, setReasons, reasonWords, installPopovers } from "./common.js";
+import { api, h, replace, idFromPath, loadRenderer, words, setCards, setGlossary, setReasons, reasonWords, installPopovers, settle } from "./common.js";
 
 const gameId = idFromPath("replay");
 // With a seat's token the replay of a running game shows that seat's own cards; without, public information.
@@ -84,7 +84,7 @@ function draw() {
       items.push(
         h(
           "li",
-          { class: i === index ? "current" : "", "data-step": i, onclick: () => go(i), title: `step ${i}` },
+          { class: i === index ? "current" : "", "data-step": i, onclick: () => go(i), title: `step ${i}`, "aria-current": i === index ? "step" : null },
           eventText(e),
         ),
       );
@@ -119,6 +119,7 @@ function draw() {
     result,
   };
   if (renderer) renderer.render(view, $("board"), null);
+  settle($("board"));
   if (location.hash !== `#${index}`) history.replaceState(null, "", `#${index}`);
 }
 

@@ -7,7 +7,7 @@
 // Accepts the observation shape (effective attack/hp on units, deck_size, hand null when hidden)
 // and the full position shape (deck list, hands shown) used by finished replays.
 
-import { h, replace, other, seatLabel, words, cardEntry, cardText, cardInfoButton, shortName } from "../common.js";
+import { h, replace, other, seatLabel, words, cardEntry, cardText, cardInfoButton, shortName, cardSpoken, zoneAttrs, settle } from "../common.js";
 
 // Cards are described by the server in a player's words (view.cards: name, stats, abilities, keywords).
 
@@ -135,6 +135,7 @@ function clickable(attrs, action, ctx) {
   attrs["data-action"] = action;
   attrs.role = "button";
   attrs.tabindex = "0";
+  if (attrs["aria-label"]) attrs["aria-description"] = attrs["aria-label"]; // what stands there, in words
   attrs["aria-label"] = actionLabel(action, ctx.view);
   attrs.onclick = () => ctx.onAction(action);
   attrs.onkeydown = (event) => {
@@ -152,9 +153,39 @@ function explainable(attrs, action, ctx) {
   if (!ctx.explain || !ctx.onAction) return attrs;
   attrs.class += " inert";
   attrs["data-explain"] = action;
+  attrs.role = "button";
+  attrs.tabindex = "0";
+  attrs["aria-description"] = attrs["aria-label"];
+  attrs["aria-label"] = `${cardName(String(action).split(" ")[1])}: cannot be deployed now, ask why`;
   attrs.onclick = () => ctx.explain(action);
+  attrs.onkeydown = (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      ctx.explain(action);
+    }
+  };
   return attrs;
 }
+
+/** A unit on the field in words: its card, what it does, its attack and HP now, damage and what it did this turn. */
+function unitSaid(unit) {
+  const entry = cardEntry(unit.card);
+  const leader = unit.hp === undefined && isLeaderCard(unit.card, entry);
+  const printed = stat(entry, "ATK");
+  const attack = Number.isFinite(unit.attack) ? unit.attack : printed !== null ? printed + (unit.attack_bonus || 0) : "?";
+  const parts = [`${leader ? "leader " : ""}${cardSpoken(unit.card)}`];
+  parts.push(`now ATK ${attack}${printed !== null && attack !== printed ? ` (printed ${printed})` : ""}`);
+  const hp = Number.isFinite(unit.hp) ? unit.hp : leader ? null : stat(entry, "HP");
+  const damage = Number(unit.damage) || 0;
+  if (hp !== null && hp !== undefined) parts.push(`HP ${hp - damage} of ${hp}${damage ? `, ${damage} damage` : ""}`);
+  if (unit.ready === false) parts.push("has acted this turn");
+  if (unit.moves) parts.push("moved");
+  if (unit.devoured) parts.push("devoured");
+  return parts.join("; ");
+}
+
+// A highlighted square's part in the decision, in words (not only its border's colour).
+const MARKS = { pending: "chosen", attacking: "attacks", targeted: "target" };
 
 /** A stat as it stands now; when an aura, kinship or boost changed it, marked "changed" with the printed
  * value struck through beside it (A4.6): "ATK 3 ~~2~~". */
@@ -210,13 +241,23 @@ function unitNode(unit) {
 
 function squareNode(obs, seat, name, unit, ctx) {
   const key = `${seat}:${name}`;
-  const attrs = { class: `square${unit ? " occupied" : " empty"}`, "data-square": key, title: key };
-  if (ctx.highlights.has(key)) attrs.class += ` ${ctx.highlights.get(key)}`;
-  clickable(attrs, ctx.clicks.squares.get(key), ctx);
   // an empty square shows the dominance its neighbours supply: the highest cost deployable there (A11.2)
   const supply = obs.players && obs.players[seat] && obs.players[seat].supply ? obs.players[seat].supply[name] : undefined;
+  const mark = MARKS[ctx.highlights.get(key)] || null;
+  const place = `${seat} ${name[0] === "F" ? "front" : "back"} row, column ${name.slice(1)} (${name})`;
+  const what = unit ? unitSaid(unit) : `empty${Number.isInteger(supply) ? `, dominance ${supply}` : ""}`;
+  const attrs = {
+    class: `square${unit ? " occupied" : " empty"}`,
+    "data-square": key,
+    title: key,
+    "data-mark": mark,
+    role: "group",
+    "aria-label": `${place}${mark ? ` (${mark})` : ""}: ${what}`,
+  };
+  if (ctx.highlights.has(key)) attrs.class += ` ${ctx.highlights.get(key)}`;
+  clickable(attrs, ctx.clicks.squares.get(key), ctx);
   const supplied = !unit && Number.isInteger(supply) ? h("span", { class: "supply" }, h("span", { class: "kw", "data-term": "dominance" }, "dominance"), ` ${supply}`) : null;
-  return h("div", attrs, h("span", { class: "sq-name" }, name), unit ? unitNode(unit) : supplied);
+  return h("div", attrs, h("span", { class: "sq-name" }, name, mark ? h("span", { class: "mark" }, mark) : null), unit ? unitNode(unit) : supplied);
 }
 
 function gridRows(obs, seat, isMe, ctx) {
@@ -225,7 +266,10 @@ function gridRows(obs, seat, isMe, ctx) {
   return rows.map((row) =>
     h(
       "div",
-      { class: `grid-row row-${row}`, "data-row": `${seat}:${row}`, "data-zone": !isMe && row === "F" ? "opponent-front" : null },
+      zoneAttrs(
+        { class: `grid-row row-${row}`, "data-row": `${seat}:${row}`, "data-zone": !isMe && row === "F" ? "opponent-front" : null },
+        `${isMe && !ctx.spectator ? "Your" : `${seat}'s`} ${row === "F" ? "front" : "back"} row`,
+      ),
       h("div", { class: "row-label" }, `${seat} ${row === "F" ? "front" : "back"}`),
       ctx.columns.map((c) => squareNode(obs, seat, `${row}${c}`, field[`${row}${c}`] || null, ctx)),
     ),
@@ -234,13 +278,21 @@ function gridRows(obs, seat, isMe, ctx) {
 
 function handCard(id, ctx, action, pending) {
   const entry = cardEntry(id);
-  const attrs = { class: `acard${pending ? " pending" : ""}`, "data-card": id, "data-words": entry ? id : null };
+  const attrs = {
+    class: `acard${pending ? " pending" : ""}`,
+    "data-card": id,
+    "data-words": entry ? id : null,
+    "data-mark": pending ? "chosen" : null,
+    role: "group",
+    "aria-label": `${cardSpoken(id)}${pending ? " (chosen)" : ""}`,
+  };
   if (action) clickable(attrs, action, ctx);
   else explainable(attrs, `DEPLOY ${id}`, ctx);
   return h(
     "div",
     attrs,
     entry ? cardInfoButton(id) : null,
+    pending ? h("span", { class: "mark" }, "chosen") : null,
     h("div", { class: "uid" }, id),
     entry ? h("div", { class: "uname" }, shortName(id, entry)) : null,
     entry ? h("div", { class: "face-text" }, cardText(entry, { stats: handStats(entry) })) : null,
@@ -280,11 +332,12 @@ function handZone(obs, seat, isMe, ctx) {
     const pendingCard = isMe && obs.pending && obs.pending.card;
     for (const id of p.hand) row.appendChild(handCard(id, mine ? ctx : { view: ctx.view }, mine ? ctx.clicks.hand.get(id) : null, pendingCard === id));
   } else {
-    for (let i = 0; i < handSize; i++) row.appendChild(h("div", { class: "acard back", title: "hidden card" }));
+    for (let i = 0; i < handSize; i++) row.appendChild(h("div", { class: "acard back", title: "hidden card", role: "img", "aria-label": "hidden card" }));
   }
   if (!handSize) row.appendChild(h("span", { class: "empty" }, "no cards"));
   const label = h("div", { class: "zone-label" }, mine ? "Your hand" : `${seat} hand`);
-  return h("div", { class: `zone hand-zone${mine ? " mine" : ""}`, "data-zone": mine ? "hand" : "opponent-hand" }, label, row);
+  const said = `${mine ? "Your" : `${seat}'s`} hand, ${handSize} cards`;
+  return h("div", zoneAttrs({ class: `zone hand-zone${mine ? " mine" : ""}`, "data-zone": mine ? "hand" : "opponent-hand" }, said), label, row);
 }
 
 /** What the current decision is about, each unit named by its card and square (not "P2:F0"). */
@@ -361,4 +414,5 @@ export function render(view, container, onAction, tools = {}) {
       handZone(obs, me, true, ctx),
     ),
   );
+  settle(container);
 }

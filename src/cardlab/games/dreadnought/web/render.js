@@ -12,7 +12,7 @@
 // (groupActions).
 // Reads the observation shape of position.dump_observation: hidden zones are counts there.
 
-import { h, replace, other, seatLabel, words, cardEntry, cardText, cardInfoButton, shortName } from "../common.js";
+import { h, replace, other, seatLabel, words, cardEntry, cardText, cardInfoButton, shortName, cardSpoken, zoneAttrs, settle } from "../common.js";
 
 const GRADES = ["C", "B", "A", "A+", "A++", "A+++"];
 
@@ -245,9 +245,14 @@ let lastRender = null;
 // The area clicked to cast a card into: once the CAST is accepted and the game asks where, it goes there.
 let castInto = null;
 
-function select(key) {
+function select(key, byKeyboard = false) {
   selection = selection && selection.key === key ? null : { key, version: lastRender && lastRender.view.version };
   if (lastRender) render(lastRender.view, lastRender.container, lastRender.onAction, lastRender.tools);
+  if (!byKeyboard || !lastRender) return;
+  // with the keyboard, the focus follows: into the bar of the selected card's actions, or back to the card
+  const board = lastRender.container;
+  const next = selection ? board.querySelector(".choice-bar button") : board.querySelector(`[data-key="${CSS.escape(key)}"]`);
+  if (next) next.focus();
 }
 
 /** Per key the action a click sends (keys with exactly one action, and a selection's cast areas),
@@ -272,9 +277,16 @@ function selectionBar(obs, ctx) {
   const [kind, ...rest] = selection.key.split(":");
   const what = kind === "card" ? cardWords(rest.join(":")) : placeWords(ctx.view, rest.join(":"));
   const words = kind === "card" ? rest.join(":").replace(/@S$/, "") : null;
+  const key = selection.key;
   return h(
     "div",
-    { class: "choice-bar", "data-selected": selection.key },
+    {
+      class: "choice-bar",
+      "data-selected": key,
+      role: "group",
+      "aria-label": `${what}: what to do`,
+      onkeydown: (event) => event.key === "Escape" && select(key, true), // Escape closes the bar, back to the card
+    },
     h("b", { "data-words": words && cardEntry(words) ? words : null }, `${what}: `),
     actions.map((action) =>
       h(
@@ -284,7 +296,11 @@ function selectionBar(obs, ctx) {
       ),
     ),
     ctx.destinations.size ? h("span", { class: "muted" }, "or click a highlighted battle area to cast it there") : null,
-    h("button", { type: "button", class: "choice cancel", onclick: () => select(selection.key) }, "Cancel"),
+    h(
+      "button",
+      { type: "button", class: "choice cancel", onclick: (event) => select(selection.key, event.detail === 0) }, // detail 0: a key
+      "Cancel",
+    ),
   );
 }
 
@@ -303,27 +319,31 @@ function choosable(attrs, key, ctx) {
   if (action) return clickable(attrs, action, ctx);
   if (!ctx.choosers.has(key)) return attrs;
   const choices = ctx.byKey.get(key);
-  attrs.class += ` clickable chooser${selection && selection.key === key ? " selected" : ""}`;
+  const chosen = selection && selection.key === key;
+  attrs.class += ` clickable chooser${chosen ? " selected" : ""}`;
   attrs["data-choices"] = String(choices.length);
+  attrs["data-key"] = key;
   attrs.role = "button";
   attrs.tabindex = "0";
+  attrs["aria-expanded"] = chosen ? "true" : "false"; // selected: the bar below says in words what it is
+  if (attrs["aria-label"]) attrs["aria-description"] = attrs["aria-label"];
   attrs["aria-label"] = `${choices.length} choices: ${choices.map((c) => actionLabel(c, ctx.view)).join("; ")}`;
   const why = ctx.explain ? withheldPlay(key, choices) : null;
   if (why) attrs["data-explain"] = why;
-  const choose = () => {
-    select(key);
+  const choose = (byKeyboard) => {
+    select(key, byKeyboard);
     if (why && selection && selection.key === key) ctx.explain(why);
   };
   attrs.onclick = (event) => {
     event.stopPropagation();
-    choose();
+    choose(false);
   };
   attrs.onkeydown = (event) => {
     if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
-      choose();
+      choose(true);
     } else if (event.key === "Escape" && selection) {
-      select(selection.key);
+      select(selection.key, true);
     }
   };
   return attrs;
@@ -350,6 +370,7 @@ function clickable(attrs, action, ctx, before = null) {
   attrs["data-action"] = action;
   attrs.role = "button";
   attrs.tabindex = "0";
+  if (attrs["aria-label"]) attrs["aria-description"] = attrs["aria-label"]; // what stands there, in words
   attrs["aria-label"] = actionLabel(action, ctx.view);
   attrs.onclick = (event) => {
     event.stopPropagation();
@@ -369,9 +390,23 @@ function explainable(attrs, id, ctx) {
   if (!ctx.explain || !ctx.onAction) return attrs;
   attrs.class += " inert";
   attrs["data-explain"] = `${cardType(id) === "code" ? "PLAY" : "CAST"} ${id}`;
+  attrs.role = "button";
+  attrs.tabindex = "0";
+  attrs["aria-description"] = attrs["aria-label"];
+  attrs["aria-label"] = `${cardName(id)}: cannot be used now, ask why`;
   attrs.onclick = () => ctx.explain(attrs["data-explain"]);
+  attrs.onkeydown = (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      ctx.explain(attrs["data-explain"]);
+    }
+  };
   return attrs;
 }
+
+// A card's or a place's state in words (its ring's colour alone says it to nobody who cannot see it).
+const MARKS = { attacking: "attacks", blocking: "blocks" };
+const CARD_MARKS = { " known": "known", " closed": "closed" };
 
 function count(value) {
   if (Array.isArray(value)) return value.length;
@@ -380,13 +415,22 @@ function count(value) {
 
 function smallCard(obs, id, ctx, key, extraClass = "", explain = false) {
   const entry = cardEntry(id);
-  const attrs = { class: `dcard${extraClass}`, "data-card": id, "data-words": entry ? id : null };
+  const mark = CARD_MARKS[extraClass] || null;
+  const attrs = {
+    class: `dcard${extraClass}`,
+    "data-card": id,
+    "data-words": entry ? id : null,
+    "data-mark": mark,
+    role: "group",
+    "aria-label": `${cardSpoken(id, cardName(id))}${mark ? ` (${mark})` : ""}`,
+  };
   choosable(attrs, key, ctx);
   if (explain && !attrs["data-action"] && !attrs["data-choices"]) explainable(attrs, id, ctx);
   return h(
     "div",
     attrs,
     entry ? cardInfoButton(id) : null,
+    mark ? h("span", { class: "mark" }, mark) : null,
     h("div", { class: "uid" }, id),
     entry ? h("div", { class: "uname" }, shortName(id, entry)) : null,
     entry ? h("div", { class: "face-text" }, cardText(entry, { stats: faceStats(entry) })) : null,
@@ -395,14 +439,34 @@ function smallCard(obs, id, ctx, key, extraClass = "", explain = false) {
 
 function backs(n, label) {
   const out = [];
-  for (let i = 0; i < Math.min(n, 12); i++) out.push(h("div", { class: "dcard back", title: label }));
+  for (let i = 0; i < Math.min(n, 12); i++) out.push(h("div", { class: "dcard back", title: label, role: "img", "aria-label": label }));
   if (n > 12) out.push(h("span", { class: "more" }, `+${n - 12}`));
   return out;
 }
 
+/** A unit (or a dummy) on a place, in words: its card and what it does, its BP now, its state. */
+function unitSaid(unit) {
+  if (unit.dummy) return `a dummy (face down)${unit.card ? `: ${cardName(unit.card)}` : ""}`;
+  const entry = cardEntry(unit.card);
+  const match = entry ? /\bBP (\d+)/.exec(String(entry.stats)) : null;
+  const parts = [cardSpoken(unit.card, cardName(unit.card))];
+  if (Number.isFinite(unit.bp)) parts.push(`BP now ${unit.bp}${match && Number(match[1]) !== unit.bp ? ` (printed ${match[1]})` : ""}`);
+  if (unit.checked) parts.push("checked");
+  if (unit.moved) parts.push("moved");
+  return parts.join("; ");
+}
+
 function unitNode(obs, seat, slot, unit, ctx) {
   const key = `slot:${seat}:${slot}`;
-  const attrs = { class: "dslot", "data-slot": `${seat}:${slot}`, title: `${seat}:${slot}` };
+  const mark = MARKS[ctx.highlights.get(`${seat}:${slot}`)] || null;
+  const attrs = {
+    class: "dslot",
+    "data-slot": `${seat}:${slot}`,
+    title: `${seat}:${slot}`,
+    "data-mark": mark,
+    role: "group",
+    "aria-label": `${slotWords(`${seat}:${slot}`)}${mark ? ` (${mark})` : ""}: ${unit ? unitSaid(unit) : "empty"}`,
+  };
   if (ctx.highlights.has(`${seat}:${slot}`)) attrs.class += ` ${ctx.highlights.get(`${seat}:${slot}`)}`;
   choosable(attrs, key, ctx);
   if (!unit) return h("div", { ...attrs, class: `${attrs.class} vacant` }, h("span", { class: "slot-name" }, slot.split(".").pop()));
@@ -424,6 +488,7 @@ function unitNode(obs, seat, slot, unit, ctx) {
   return h(
     "div",
     { ...attrs, class: `${attrs.class} unit-slot${unit.checked ? " checked" : ""}${dummy ? " dummy" : ""}` },
+    mark ? h("span", { class: "mark" }, mark) : null,
     h(
       "div",
       { class: "dunit", "data-words": entry ? unit.card : null },
@@ -454,17 +519,27 @@ function bpNode(unit, entry) {
 function casterNode(obs, seat, area, block, ctx) {
   const caster = block && block.caster;
   const slot = `${area}.C`;
-  const attrs = { class: "dslot caster-slot", "data-slot": `${seat}:${slot}`, title: `${seat}:${slot}` };
+  const hp = count(block.hp);
+  const mark = MARKS[ctx.highlights.get(`${seat}:${slot}`)] || null;
+  const state = caster ? `${cardSpoken(caster.card, cardName(caster.card))}; ${hp === 0 ? "down, no HP left" : `HP ${hp}`}${caster.checked ? "; checked" : ""}` : "no caster yet";
+  const attrs = {
+    class: "dslot caster-slot",
+    "data-slot": `${seat}:${slot}`,
+    title: `${seat}:${slot}`,
+    "data-mark": mark,
+    role: "group",
+    "aria-label": `${slotWords(`${seat}:${slot}`)}${mark ? ` (${mark})` : ""}: ${state}`,
+  };
   if (ctx.highlights.has(`${seat}:${slot}`)) attrs.class += ` ${ctx.highlights.get(`${seat}:${slot}`)}`;
   choosable(attrs, `slot:${seat}:${slot}`, ctx);
   if (!caster) return h("div", { ...attrs, class: `${attrs.class} vacant` }, "no caster yet");
-  const hp = count(block.hp);
   const entry = cardEntry(caster.card);
   const pips = [];
   for (let k = 0; k < Math.min(hp, 10); k++) pips.push(h("span", { class: "hp-pip" }));
   return h(
     "div",
     { ...attrs, class: `${attrs.class}${caster.checked ? " checked" : ""}${hp === 0 ? " down" : ""}` },
+    mark ? h("span", { class: "mark" }, mark) : null,
     h(
       "div",
       { class: "dcaster", "data-words": entry ? caster.card : null },
@@ -486,14 +561,18 @@ function areaNode(obs, seat, area, ctx) {
   const p = (obs.players && obs.players[seat]) || {};
   const block = p[area] || { caster: null, hp: 0, units: [] };
   const units = Array.isArray(block.units) ? block.units : [];
-  const attrs = { class: "barea", "data-area": `${seat}:${area}` };
   const attack = obs.attack;
-  if (attack && attack.player !== seat && attack.area === area) attrs.class += " attacked";
+  const attacked = attack && attack.player !== seat && attack.area === area;
+  const attrs = zoneAttrs(
+    { class: "barea", "data-area": `${seat}:${area}`, "data-mark": attacked ? "attacked" : null },
+    `${seat === ctx.me && !ctx.spectator ? "Your" : `${seat}'s`} battle area ${area.slice(2)} (${area})${attacked ? ", attacked" : ""}`,
+  );
+  if (attacked) attrs.class += " attacked";
   choosable(attrs, `area:${seat}:${area}`, ctx);
   return h(
     "div",
     attrs,
-    h("div", { class: "area-name" }, area),
+    h("div", { class: "area-name" }, area, attacked ? h("span", { class: "mark" }, "attacked") : null),
     casterNode(obs, seat, area, block, ctx),
     h("div", { class: "units" }, [0, 1].map((k) => unitNode(obs, seat, `${area}.U${k + 1}`, units[k] || null, ctx))),
   );
@@ -501,7 +580,10 @@ function areaNode(obs, seat, area, ctx) {
 
 function idolNode(obs, seat, ctx) {
   const p = (obs.players && obs.players[seat]) || {};
-  const attrs = { class: "barea idol-area", "data-area": `${seat}:IDOL` };
+  const attrs = zoneAttrs(
+    { class: "barea idol-area", "data-area": `${seat}:IDOL` },
+    `${seat === ctx.me && !ctx.spectator ? "Your" : `${seat}'s`} idol area`,
+  );
   choosable(attrs, `area:${seat}:IDOL`, ctx);
   return h("div", attrs, h("div", { class: "area-name" }, "IDOL"), unitNode(obs, seat, "IDOL", p.idol || null, ctx));
 }
@@ -547,7 +629,7 @@ function speedZone(obs, seat, ctx) {
   const shift = p.speed_shift ? ` (shift ${p.speed_shift > 0 ? "+" : ""}${p.speed_shift})` : "";
   return h(
     "div",
-    { class: "zone speed-zone" },
+    zoneAttrs({ class: "zone speed-zone" }, `${seat === ctx.me && !ctx.spectator ? "Your" : `${seat}'s`} speed area, grade ${grade}`),
     h("div", { class: "zone-label" }, h("span", { class: "kw", "data-term": "speed" }, "Speed"), ` ${grade}${shift}`),
     h("div", { class: "cards" }, items.length ? items : h("span", { class: "empty" }, "empty")),
   );
@@ -574,7 +656,7 @@ function handZone(obs, seat, ctx) {
   const label = mine ? "Your hand" : `${seat} hand (${count(p.hand)})`;
   return h(
     "div",
-    { class: `zone hand-zone${mine ? " mine" : ""}`, "data-zone": mine ? "hand" : "opponent-hand" },
+    zoneAttrs({ class: `zone hand-zone${mine ? " mine" : ""}`, "data-zone": mine ? "hand" : "opponent-hand" }, `${mine ? "Your" : `${seat}'s`} hand, ${count(p.hand)} cards`),
     h("div", { class: "zone-label" }, label),
     h("div", { class: "cards" }, row),
     extra,
@@ -611,7 +693,7 @@ function sideHeader(obs, seat, ctx) {
 function side(obs, seat, ctx, mineBelow) {
   const field = h(
     "div",
-    { class: "dfield", "data-zone": mineBelow ? "field" : "opponent-front" },
+    zoneAttrs({ class: "dfield", "data-zone": mineBelow ? "field" : "opponent-front" }, `${mineBelow && !ctx.spectator ? "Your" : `${seat}'s`} field`),
     areaNode(obs, seat, "BA1", ctx),
     areaNode(obs, seat, "BA2", ctx),
     idolNode(obs, seat, ctx),
@@ -686,4 +768,5 @@ export function render(view, container, onAction, tools = {}) {
   };
   const board = h("div", { class: "board dreadnought" }, side(obs, them, ctx, false), middle(obs, view), selectionBar(obs, ctx), side(obs, me, ctx, true));
   replace(container, board);
+  settle(container);
 }

@@ -6,7 +6,7 @@
 // Accepts both the observation shape (hand_size, hand_complete, deck_size) and the full
 // position shape (E14.5: complete hands, deck list) used by finished replays.
 
-import { h, replace, other, seatLabel, words, cardEntry, cardInfoButton, term } from "../common.js";
+import { h, replace, other, seatLabel, words, cardEntry, cardInfoButton, term, cardSpoken, zoneAttrs, settle } from "../common.js";
 
 export const SUITS = { S: "♠", H: "♥", C: "♣", D: "♦" };
 const SUIT_NAMES = { S: "spade", H: "heart", C: "club", D: "diamond" };
@@ -52,6 +52,16 @@ export function parseCard(name) {
     tapped: orientation === "T",
   };
 }
+
+/** A card as it is said aloud: "10 of hearts, tapped" (suit names, not symbols a screen reader may skip). */
+export function cardSaid(name) {
+  const c = parseCard(name);
+  const rank = { A: "ace", J: "jack", Q: "queen", K: "king" }[c.rank] || c.rank;
+  return `${rank} of ${SUIT_NAMES[c.suit] || "?"}s${c.tapped ? ", tapped" : ""}`;
+}
+
+// A highlighted card's part in the attack, in words (its ring's colour alone says it to nobody who cannot see it).
+const MARKS = { attacking: "attacks", blocking: "blocks", pursuing: "pursues", revealed: "revealed" };
 
 export function cardText(name) {
   const c = parseCard(name);
@@ -103,24 +113,40 @@ function cardNode(name, { action = null, onAction = null, highlight = "", title 
   if (c.tapped) classes.push("tapped");
   if (highlight) classes.push(highlight);
   const words = cardEntry(c.base);
+  const mark = MARKS[highlight] || null;
+  const said = `${cardSaid(name)}${mark ? ` (${mark})` : ""}`;
   const attrs = {
     class: classes.join(" "),
     "data-card": c.base,
     "data-words": words ? c.base : null, // what the card does, in the popover
+    "data-mark": mark,
     title: words && !title ? null : title || `${c.rank} of ${SUIT_NAMES[c.suit] || "?"}s${c.tapped ? ", tapped" : ""}`,
+    role: "group",
+    "aria-label": words ? `${said}. ${cardSpoken(c.base)}` : said,
   };
   if (!(action && onAction) && explain) {
-    // a hand card that cannot be played now: a click asks the server why
+    // a hand card that cannot be played now: a click (or Enter) asks the server why
     attrs.class += " inert";
     attrs["data-explain"] = explain.action;
+    attrs.role = "button";
+    attrs.tabindex = "0";
+    attrs["aria-label"] = `${said}: not playable now, ask why`;
+    if (words) attrs["aria-description"] = cardSpoken(c.base);
     attrs.onclick = () => explain.ask(explain.action);
+    attrs.onkeydown = (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        explain.ask(explain.action);
+      }
+    };
   }
   if (action && onAction) {
     attrs.class += " clickable";
     attrs["data-action"] = action;
     attrs.role = "button";
     attrs.tabindex = "0";
-    attrs["aria-label"] = actionLabel(action);
+    attrs["aria-label"] = `${actionLabel(action)}: ${said}`;
+    if (words) attrs["aria-description"] = cardSpoken(c.base);
     attrs.onclick = () => onAction(action);
     attrs.onkeydown = (event) => {
       if (event.key === "Enter" || event.key === " ") {
@@ -139,7 +165,7 @@ function cardNode(name, { action = null, onAction = null, highlight = "", title 
 }
 
 function backNode(title = "hidden card") {
-  return h("div", { class: "card back", title });
+  return h("div", { class: "card back", title, role: "img", "aria-label": title });
 }
 
 function pile(label, count, child) {
@@ -191,7 +217,7 @@ function characterBox(obs, seat) {
   return h(
     "div",
     { class: "character", "data-character": id },
-    h("span", { class: "char-name", "data-words": cardEntry(id) ? id : null }, info ? info.name : id),
+    h("span", { class: "char-name", "data-words": cardEntry(id) ? id : null, tabindex: cardEntry(id) ? "0" : null }, info ? info.name : id),
     skills.map((suit) =>
       h("span", { class: `skill${RED.has(suit) ? " red" : ""}` }, `${SUITS[suit]} `, term(SKILL_NAMES[suit])),
     ),
@@ -297,9 +323,10 @@ export function render(view, container, onAction, tools = {}) {
       h("span", { class: "counts" }, `hand ${size} · field ${(player.field || []).length}`),
       characterBox(obs, seat),
     );
+    const owner = isMe && !spectator ? "Your" : `${seat}'s`;
     const hand = h(
       "div",
-      { class: `zone hand-zone${isMe ? " mine" : ""}`, "data-zone": isMe && !spectator ? "hand" : "opponent-hand" },
+      zoneAttrs({ class: `zone hand-zone${isMe ? " mine" : ""}`, "data-zone": isMe && !spectator ? "hand" : "opponent-hand" }, `${owner} hand, ${size} cards`),
       h("div", { class: "zone-label" }, isMe && !spectator ? "Your hand" : "Hand"),
       handRow(player, {
         visible: isMe && !spectator,
@@ -311,13 +338,13 @@ export function render(view, container, onAction, tools = {}) {
     );
     const field = h(
       "div",
-      { class: "zone field-zone", "data-zone": isMe ? "field" : "opponent-front" },
+      zoneAttrs({ class: "zone field-zone", "data-zone": isMe ? "field" : "opponent-front" }, `${owner} field, oldest first`),
       h("div", { class: "zone-label" }, "Field (oldest first)"),
       fieldRow(player, { attack: obs.attack, clicks: isMe ? clicks.field : null, onAction: act, owner: seat, obs }),
     );
     return h(
       "section",
-      { class: `side ${isMe ? "me" : "opp"}`, "data-seat": seat },
+      zoneAttrs({ class: `side ${isMe ? "me" : "opp"}`, "data-seat": seat }, isMe && !spectator ? `Your side (${seat})` : `${seat}'s side`),
       isMe ? [header, field, hand] : [header, hand, field],
     );
   };
@@ -326,10 +353,10 @@ export function render(view, container, onAction, tools = {}) {
   const table = h(
     "section",
     { class: "table-zone" },
-    pile("Deck", deckSize, h("div", { class: "card back deck", title: "shared deck" })),
+    pile("Deck", deckSize, h("div", { class: "card back deck", title: "shared deck", role: "img", "aria-label": `shared deck, ${deckSize} cards` })),
     h(
       "div",
-      { class: "discard" },
+      zoneAttrs({ class: "discard" }, `Discard pile, ${discard.length} cards${discard.length > recent.length ? ", the latest shown" : ""}`),
       h("div", { class: "zone-label" }, `Discard: ${discard.length}${discard.length > recent.length ? " (latest shown)" : ""}`),
       h("div", { class: "cards discard-cards" }, recent.length ? recent.map((c) => cardNode(c)) : h("span", { class: "empty" }, "empty")),
     ),
@@ -343,4 +370,5 @@ export function render(view, container, onAction, tools = {}) {
     container,
     h("div", { class: "board edelweiss" }, side(them, theirs, false), table, side(me, mine, true)),
   );
+  settle(container);
 }
