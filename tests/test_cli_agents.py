@@ -37,7 +37,8 @@ def test_specs_a_game_cannot_run_are_refused_up_front(argv: list[str], message: 
 
 def test_the_compiled_search_plays_at_the_terminal(monkeypatch, capsys) -> None:
     pytest.importorskip("numba")
-    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 200))
+    answers = "".join(f"{number}\n" for number in range(1, 10)) * 40  # a played number is not given again (#51)
+    monkeypatch.setattr("sys.stdin", io.StringIO(answers))
     assert main(["play", "edelweiss", "--seed", "3", "--vs", "ismcts:iterations=100:backend=cpu"]) == 0
     out = capsys.readouterr().out
     assert "Game over:" in out

@@ -5,7 +5,9 @@ and refuse a broken file with every problem listed (file, line, rule id) before 
 from __future__ import annotations
 
 import csv
+import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -158,3 +160,30 @@ def test_the_options_are_in_the_help_of_the_deck_games_only(capsys) -> None:
     assert "ember_spark:X02+X03,my_deck.toml:X04+X07" in " ".join(capsys.readouterr().out.split())
     assert main(["balance", "edelweiss", "--entrants", "GARU,EAGLE"]) == 2
     assert "--entrants is not an option of" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game", ["aterial", "dreadnought"])
+def test_play_lists_every_problem_of_its_files_as_deck_validate_does(tmp_path, capsys, monkeypatch, game: str) -> None:
+    """#51 item 3: `play --decks/--cards` stopped at the first problem of its files; it lists every one, the
+    same lines `deck validate` prints (one checker), and an unreadable file is exit 2, never a traceback."""
+    from cardlab.games import game_class
+
+    cards = tmp_path / "bad_cards.toml"
+    cards.write_text('[[cards]]\nid = "S90"\nname = "Bad"\ncost = "x"\nsize = "Q"\natk = -1\n')
+    deck = tmp_path / "bad_deck.toml"
+    deck.write_text('[[deck]]\nid = "mine"\nname = "Mine"\ncards = ["ZZZ"]\n')
+    other = game_class(game).packaged_decks[0]
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play", game, "--decks", f"{deck},{other}", "--cards", str(cards)]) == 2
+    played = capsys.readouterr().err
+    assert main(["deck", "validate", game, str(deck), "--cards", str(cards)]) == 2
+    validated = capsys.readouterr().err
+    lines = [line.strip() for line in validated.splitlines()[1:]]
+    assert len(lines) >= 3 and all(line in played for line in lines), (played, validated)
+    assert "Traceback" not in played and played.startswith("cardlab: error: ")
+    unreadable = tmp_path / "broken.toml"
+    unreadable.write_text("x = [\n")
+    assert main(["play", game, "--cards", str(unreadable), "--decks", f"{tmp_path / 'missing.toml'},{other}"]) == 2
+    err = capsys.readouterr().err
+    assert re.search(r"broken\.toml:\d+: [A-Z]\d+\.\d+: invalid TOML", err), err
+    assert re.search(r"missing\.toml: [A-Z]\d+\.\d+: cannot read the file", err), err

@@ -63,10 +63,15 @@ def test_opponent_draws_are_not_shown(monkeypatch, capsys) -> None:
     assert all(not line.strip().startswith("· P2 draws ") or "a card" in line for line in out.splitlines())
 
 
+ANY_CHOICE = "".join(f"{number}\n" for number in range(1, 10))
+"""Typed over and over, plays some choice of every decision: a number once played is not given again while
+its decision lasts (#51 item 4), so typing 1 forever would stall on a refusal."""
+
+
 def test_aterial_at_the_terminal_shows_the_grid_and_plays_to_the_end(monkeypatch, capsys) -> None:
-    out = _play(monkeypatch, capsys, "1\n" * 2000, "aterial", "--seed", "3", "--vs", "heuristic")
+    out = _play(monkeypatch, capsys, ANY_CHOICE * 500, "aterial", "--seed", "3", "--vs", "heuristic")
     assert "col 0" in out and "P1 F" in out and "P2 B" in out  # both 2x3 fields
-    assert "LP " in out and "your hand:" in out
+    assert "LP " in out and "your hand (cost · ATK/HP" in out
     assert "Keep these 5 cards" in out  # the mulligan hint
     assert "Game over:" in out
 
@@ -235,8 +240,11 @@ def test_aterial_says_why_a_typed_choice_is_refused(monkeypatch, capsys) -> None
     """#16: the rule that refuses a move, not only the legal list (A6.4 during the mulligan, A10 after it)."""
     out = _play(monkeypatch, capsys, "DEPLOY S02\nKEEP\nATTACK F1\nq\ny\n", "aterial", "--seed", "3")
     text = " ".join(out.split())  # the console wraps long lines
-    assert "illegal action 'DEPLOY S02': DEPLOY is not a choice during the mulligan (A6.4): choose KEEP or" in text
-    assert "illegal action 'ATTACK F1': ATTACK is not a choice during the move phase (A10)" in text
+    assert (
+        "illegal action 'DEPLOY S02': you cannot deploy a subordinate during the mulligan (A6.4); "
+        "now you can keep your hand or take a mulligan" in text
+    )
+    assert "illegal action 'ATTACK F1': you cannot attack during the move phase (A10); now you can move a unit" in text
 
 
 def _typed(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], answers: str, *argv: str) -> str:
@@ -302,7 +310,7 @@ def test_help_card_and_refusals_do_not_reprint_the_board(monkeypatch, capsys) ->
     """#35 item 6: the answer stays on screen; the board comes back only once something happened."""
     out = _typed(monkeypatch, capsys, "help\ncard 7H\nhelp block\nBLOCK\n9\n1\nq\ny\n", "edelweiss", "--seed", "3")
     assert out.count("Turn 1 · P1's turn") == 1  # drawn once for all five answers
-    assert "illegal action 'BLOCK': BLOCK is not a choice during your main step" in out
+    assert "illegal action 'BLOCK': you cannot block with an upright heart during your main step" in out
     assert "Turn 3 · P1's turn" in out  # after the move (and the opponent's turn) the board is drawn again
 
 
@@ -315,7 +323,7 @@ def test_options_are_numbered_in_the_order_shown() -> None:
     console = Console(file=io.StringIO(), width=80, color_system=None)
     legal = ["DONE", "CAST R05", "DUMMY R05 BA1", "MOVE BA1.U1"]
     shown = _print_options(console, [("R05 Flame Burst (cost 1)", [1, 2]), ("your BA1 unit 1", [3]), ("", [0])], legal)
-    assert shown == [1, 2, 3, 0]
+    assert shown == {1: 1, 2: 2, 3: 3, 4: 0}
     printed = console.file.getvalue()  # type: ignore[attr-defined]
     assert "R05 Flame Burst (cost 1): 1 CAST  2 DUMMY BA1" in printed  # the id the heading names is left out
     assert "your BA1 unit 1: 3 MOVE BA1.U1" in printed and "  4 DONE" in printed
@@ -348,7 +356,7 @@ def test_a_number_or_a_text_in_any_case_names_the_option_shown() -> None:
     console = Console(file=io.StringIO(), width=80, color_system=None)
     game = game_class("aterial")()
     legal = ["END_ACTION", "DEPLOY S02", "ACTIVATE B0 tap_heal"]
-    shown = [2, 1, 0]
+    shown = {1: 2, 2: 1, 3: 0}
     assert _choice(game, "1", legal, shown, console) == "ACTIVATE B0 tap_heal"
     assert _choice(game, "3", legal, shown, console) == "END_ACTION"
     assert _choice(game, "activate b0 TAP_HEAL", legal, shown, console) == "ACTIVATE B0 tap_heal"
@@ -377,7 +385,7 @@ def test_dreadnought_decisions_fit_80x24_name_their_cards_and_number_remove_last
     monkeypatch.setenv("COLUMNS", "80")
     monkeypatch.setenv("LINES", "24")
     rng = random.Random(seed)
-    answers = "".join(f"{rng.choice([1, 1, 2, 3, 4, 5, 'more'])}\n" for _ in range(300))
+    answers = "".join(f"{rng.choice([*range(1, 25), 51, 'more'])}\n" for _ in range(3000))
     monkeypatch.setattr("sys.stdin", io.StringIO(answers + "q\ny\n"))
     assert main(["play", "dreadnought", "--seed", str(seed)]) == 0
     out = capsys.readouterr().out
@@ -423,3 +431,77 @@ def test_an_option_names_the_current_bp_not_the_printed_one() -> None:
     name = game.card_set.by_id[unit["card"]].name
     assert label.startswith(f"target {unit['card']} {name} (")
     assert f"BP {printed + 60}, printed {printed}" in label
+
+
+def _numbered(screen: list[str]) -> dict[tuple[str, str], int]:
+    """(heading, option words) -> the number a screen gives it: headed options after `heading: ` or on the
+    indented lines under it, the rest on lines of their own; a unit's current BP left out."""
+    import re
+
+    lines: list[str] = []
+    for line in screen:  # an option line the terminal wrapped goes on at the left margin
+        if lines and lines[-1].startswith("  ") and not line.startswith((" ", "choose (")):
+            lines[-1] = f"{lines[-1].rstrip()} {line.strip()}"
+        else:
+            lines.append(line)
+    found: dict[tuple[str, str], int] = {}
+    heading = ""
+    for line in lines:
+        if not line.startswith("  ") or "… " in line or line.startswith("  · "):
+            continue
+        text = re.sub(r"(?: ·|,)? BP \d+(?:, printed \d+)?", "", line.strip())
+        if not line.startswith("     ") and not re.match(r"\d+ ", text):
+            heading, _, text = text.partition(": ") if re.search(r": \d+ ", text) else (text, "", "")
+        elif not line.startswith("     "):
+            heading = ""
+        for number, words in re.findall(r"(?:^|  )(\d+) (.+?)(?=  \d+ |$)", text):
+            found[(heading, words.strip())] = int(number)
+    return found
+
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_a_choice_keeps_its_number_while_its_decision_lasts(monkeypatch, capsys, seed) -> None:
+    """#51 item 4: option numbers no longer shift after every action. Across the screens of one decision (the
+    same turn and window, e.g. the cast actions around each cast's destination and payment, D8.2), an option
+    still legal keeps the number it had, and a number once given is never given to another option, so a
+    number typed by habit plays the same choice or is refused."""
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("LINES", "24")
+    import random
+
+    rng = random.Random(seed)
+    answers = "".join(f"{rng.choice(range(1, 25))}\n" for _ in range(3000))
+    monkeypatch.setattr("sys.stdin", io.StringIO(answers + "q\ny\n"))
+    assert main(["play", "dreadnought", "--seed", str(seed)]) == 0
+    screens = _screens(capsys.readouterr().out)
+    decisions: dict[str, dict[tuple[str, str], int]] = {}
+    kept = 0
+    for screen in screens:
+        window = screen[0].split(" · first")[0]  # ` Dreadnought · you are P1 · turn 1 cast: cast actions`
+        numbered = _numbered(screen)
+        before = decisions.get(window, {})
+        if not set(before) & set(numbered):  # nothing of it is left: a new decision, numbered afresh
+            before = decisions[window] = {}
+        for option, number in numbered.items():
+            if option in before:
+                assert before[option] == number, (option, before[option], number, "\n".join(screen))
+                kept += 1
+            else:
+                assert number not in before.values(), (option, number, "\n".join(screen))
+        before.update(numbered)
+    assert kept > 10
+
+
+@pytest.mark.parametrize("game", ["edelweiss", "aterial", "dreadnought"])
+def test_the_game_over_line_says_why_in_words(monkeypatch, capsys, game: str) -> None:
+    """#51 item 8: the terminal's (and a replay's) game-over event line says why the game ended in the game's
+    WIN_REASONS words ("P2's casters have no HP left"), not a one-word reason such as "(hp)"."""
+    import re
+
+    from cardlab.core.plugin import declared_words
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"{n}\n" for n in range(1, 30)) * 300))
+    assert main(["play", game, "--seed", "3"]) == 0
+    line = next(line for line in capsys.readouterr().out.splitlines() if "· Game over:" in line)
+    wins = declared_words(game_class(game), "WIN_REASONS").values()
+    assert any(re.search(rf"wins \({text.format(winner='P.', loser='P.')}\)\.$", line) for text in wins), line

@@ -152,6 +152,27 @@ def test_the_difference_heatmaps_texts_lie_inside_it_and_read_on_their_cells(spr
         plt.close(fig)
 
 
+def test_tunes_difference_heatmap_is_titled_in_words() -> None:
+    """#51 item 6: `tune`'s difference heatmap was titled with the variant hash ("aterial starter+entrants=
+    9671f78273+cards=..."); its title names the game, the entrants and who played, as the report titles do, and
+    still lies inside the figure."""
+    import matplotlib.pyplot as plt
+
+    from cardlab.sim.tune import difference_plot
+
+    game = GAMES[-1]
+    entrants = list(matchups_for(game, None).entrants)
+    tune = {"game": game, "variant": HASHED, "agent": SPEC, "entrants_list": entrants, "entrant_names": {}}
+    fig = difference_plot(_difference_summary(game, 0.25), tune, "S90.attack=3")
+    try:
+        title = " ".join(fig._suptitle.get_text().split())
+        assert not HEX.search(title) and HASHED not in title and "ismcts" not in title, title
+        assert game_class(game).title in title and "strong search" in title and "S90.attack=3" in title, title
+        assert _outside(fig) == []
+    finally:
+        plt.close(fig)
+
+
 def test_label_colours_follow_the_cells_luminance() -> None:
     assert [label_color(rate) for rate in (0.0, 0.05, 0.5, 0.95, 1.0)] == ["white", "white", "black", "white", "white"]
 

@@ -394,3 +394,25 @@ def deck_validation(cls: Any, path: Path, card_paths: Sequence[Path]) -> tuple[s
         for rule, message in data.validate_deck(deck, cards)
     ]
     return f"deck {deck.id} ({deck.name})", in_file_order(problems)
+
+
+def check_start_files(cls: Any, options: Mapping[str, Any]) -> None:
+    """The deck and card files a game is started with (`cardlab play --decks --cards`) checked as `deck_validation`
+    checks them: every problem at once, each once (DataProblems: exit 2, `FILE:LINE: RULE: message` lines), not
+    the first the game meets. The card files, and each named deck that is not a packaged id (a file); with a
+    seat override (`--casters`, `--leaders`) the deck rules are left to the game, which knows the override."""
+    if not getattr(cls, "deck_files", False) or not (options.get("decks") or options.get("cards")):
+        return
+    card_paths = [Path(path) for path in options.get("cards") or ()]
+    decks = str(options.get("decks") or "").split(",")
+    files = [Path(deck) for deck in dict.fromkeys(decks) if deck and deck not in cls.packaged_decks]
+    judge = not options.get(cls.override_field.rpartition(".")[2])
+    problems: list[DataProblem] = []
+    if not files:
+        data = import_module(cls.cards_module)
+        problems = card_file_problems(card_paths, data.sample_cards(), data.parse_card, cls.data_rules)
+    for path in files:
+        deck, found = deck_validation(cls, path, card_paths)
+        problems += [problem for problem in found if problem not in problems and (judge or not deck)]
+    if problems:
+        raise DataProblems(problems, files="the deck and card files", outcome="the game was not started")

@@ -226,6 +226,13 @@ def option_labels(renderer: Renderer, observation: Mapping[str, Any], actions: S
     return found if len(found) == len(actions) else None
 
 
+def destructive_options(renderer: Renderer, actions: Sequence[str]) -> set[int]:
+    """The options that throw away a player's own card, from the renderer's optional `DESTRUCTIVE` verbs (an
+    action text's first word): clients number them apart from the low numbers a player types by habit."""
+    verbs = getattr(renderer, "DESTRUCTIVE", ())
+    return {index for index, text in enumerate(actions) if text.split(" ", 1)[0] in verbs}
+
+
 def ungrouped(observation: Mapping[str, Any], actions: Sequence[str]) -> list[tuple[str, list[int]]]:
     """Every action in one group without a heading: the legal list as it comes."""
     return [("", list(range(len(actions))))]
@@ -468,7 +475,13 @@ def declared_words(game: type[Game], table: str) -> Mapping[str, Any]:
 def reason_words(game: type[Game], reason: str, winner: str | None) -> str:
     """Why a game ended, in a player's words: the game's `WIN_REASONS[reason]` (naming `{winner}` and `{loser}`),
     or `DRAW_REASONS[reason]` for a draw; the reason's own word where the game declares none."""
-    text = declared_words(game, "WIN_REASONS" if winner else "DRAW_REASONS").get(reason)
+    return outcome_words(declared_words(game, "WIN_REASONS"), declared_words(game, "DRAW_REASONS"), reason, winner)
+
+
+def outcome_words(wins: Mapping[str, Any], draws: Mapping[str, Any], reason: str, winner: str | None) -> str:
+    """`reason_words` from a game's own tables, for its renderer and `str(state)` (#51 item 8: "(hp)" said
+    nothing): `wins[reason]` naming `{winner}` and `{loser}`, or `draws[reason]` for a draw (winner None)."""
+    text = (wins if winner else draws).get(reason)
     if not isinstance(text, str):
         return reason.replace("_", " ")
     loser = next((seat for seat in PLAYER_NAMES if seat != winner), "")

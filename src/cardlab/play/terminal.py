@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,13 +27,17 @@ from cardlab.core.cardwords import find_term, plain_card_text
 from cardlab.core.datafile import DataFileError, read_json
 from cardlab.core.errors import CardlabError, IllegalActionError
 from cardlab.core.game import PLAYER_NAMES, Action, Game, State, parse_player
-from cardlab.core.plugin import option_labels, reason_words
+from cardlab.core.plugin import destructive_options, option_labels, reason_words
 from cardlab.core.rng import derive_seed, make_rng
 from cardlab.games import game_class, game_names
 
 COMMANDS = "number or action; help [WORD]; card NAME; undo; save FILE; q"
-HELP = """Commands:
+DESTRUCTIVE_FROM = 51
+"""Where the numbers of choices that throw away your own card start (#51 item 4): far from those typed by habit."""
+HELP = f"""Commands:
   NUMBER or ACTION   play one of the listed choices: its number, or its full text in any case
+                     (a choice keeps its number while it stays a choice of the same decision; a
+                     removal of your own card is numbered from {DESTRUCTIVE_FROM})
   more               the choices that did not fit on the screen
   help               this list, what the current decision is about, and how to win
   help WORD          what a keyword, skill or rule means (e.g. help block)
@@ -123,6 +128,76 @@ class Session:
         return session, state
 
 
+@dataclass
+class Numbering:
+    """Each choice's number while its decision lasts (#51 item 4: numbers shifted after every action, and a
+    player typing one by habit removed their own unit). A decision is a window of a turn: its numbers survive
+    the steps in between (a cast's destination and payment) and a choice keeps its number while it is legal;
+    a new choice takes a number never given in that decision, so a number typed by habit plays the choice it
+    named or is refused. Choices that throw away a player's own card are numbered from `DESTRUCTIVE_FROM`."""
+
+    turn: object = None
+    windows: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def numbers(self, view: Mapping[str, Any], keys: Sequence[str], order: Sequence[int], destructive: set[int]
+                ) -> dict[int, int]:  # fmt: skip
+        """The number of each option (index into `keys`, what each option is: `choice_keys`), giving new ones
+        in the order shown (`order`)."""
+        if view.get("turn") != self.turn:
+            self.turn, self.windows = view.get("turn"), {}
+        window = str(view.get("window", ""))
+        given = self.windows.get(window, {})
+        if not any(key in given for key in keys):  # none of it is left: a new decision, numbered afresh
+            given = self.windows[window] = {}
+        used = set(given.values())
+        for index in order:
+            if keys[index] not in given:
+                apart = index in destructive
+                number = max((n for n in used if (n >= DESTRUCTIVE_FROM) == apart),
+                             default=DESTRUCTIVE_FROM - 1 if apart else 0) + 1  # fmt: skip
+                while number in used:
+                    number += 1
+                given[keys[index]] = number
+                used.add(number)
+        return {index: given[keys[index]] for index in order}
+
+
+def choice_keys(texts: Sequence[str], groups: list[tuple[str, list[int]]], labels: Sequence[str] | None
+                ) -> list[str]:  # fmt: skip
+    """What each option is, for its number to follow: its action text with the card its words name (a slot's
+    action such as `REMOVE BA2.U1` names another unit once the first has gone), without the facts in brackets
+    that change while it stays the same choice (a unit's current BP, a card's cost)."""
+    headings = {index: heading for heading, indices in groups for index in indices}
+    return [
+        " | ".join((text, _unbracketed(headings.get(index, "")), _unbracketed(labels[index] if labels else "")))
+        for index, text in enumerate(texts)
+    ]
+
+
+def _unbracketed(words: str) -> str:
+    """`words` without its bracketed asides, nested ones included."""
+    while (plain := _BRACKETED.sub("", words)) != words:
+        words = plain
+    return words
+
+
+_BRACKETED = re.compile(r"\s*\([^()]*\)")
+
+
+def game_to_play(args: argparse.Namespace) -> Game:
+    """The game `cardlab play` starts: the opponent's spec, then every problem of the `--decks`/`--cards` files
+    at once, as `cardlab deck validate` lists them (#51 item 3: play stopped at the first), then the game."""
+    from cardlab.agents import parse_spec
+    from cardlab.core.datacheck import check_start_files
+    from cardlab.sim.prepare import check_agents, game_from_options
+
+    parse_spec(args.vs)
+    check_start_files(game_class(args.game), vars(args))
+    game = game_from_options(args.game, vars(args), args.seed)
+    check_agents((args.vs,), game.name)
+    return game
+
+
 def play_game(game: Game, args: argparse.Namespace, console: Console) -> int:
     """Loop: show the board and new events, read a choice, let the opponent agent answer."""
     if getattr(args, "load", None):
@@ -146,6 +221,7 @@ def play_game(game: Game, args: argparse.Namespace, console: Console) -> int:
     if session.game.how_to_win():
         console.print(f"[bold]{escape(session.game.title)}[/] · how to win: {escape(session.game.how_to_win())}")
     seen = 0
+    numbering = Numbering()
     saved = len(session.history)  # what the last save (or load) holds
     redraw = True  # the board is drawn again only once something has happened since it was last drawn
     while (player := state.current_player()) is not None:
@@ -165,8 +241,11 @@ def play_game(game: Game, args: argparse.Namespace, console: Console) -> int:
         if redraw:
             texts = [str(action) for action in legal]
             more: list[str] = []
-            shown = _decision(console, render.render_board(view), hint, render.option_groups(view, texts), legal,
-                              option_labels(render, view, texts), more)  # fmt: skip
+            groups, labels = render.option_groups(view, texts), option_labels(render, view, texts)
+            numbers = numbering.numbers(view, choice_keys(texts, groups, labels),
+                                        [i for _, indices in groups for i in indices],
+                                        destructive_options(render, texts))  # fmt: skip
+            shown = _decision(console, render.render_board(view), hint, groups, legal, labels, more, numbers)
             redraw = False
         try:
             answer = " ".join(console.input(f"choose ({COMMANDS}): ").split())
@@ -213,19 +292,19 @@ def play_game(game: Game, args: argparse.Namespace, console: Console) -> int:
 
 
 def _choice(
-    game: Game, answer: str, legal: Sequence[Action], shown: Sequence[int], console: Console
+    game: Game, answer: str, legal: Sequence[Action], shown: Mapping[int, int], console: Console
 ) -> Action | str | None:
-    """The legal action an answer names: its number as listed, or its text in any case, suit symbols
-    allowed for suit letters; else the answer itself, for the game to refuse with its reason. None (and a
-    word on what to type) for an empty answer or a number off the list."""
+    """The legal action an answer names: its number as listed (`shown`: number -> index into `legal`), or its
+    text in any case, suit symbols allowed for suit letters; else the answer itself, for the game to refuse
+    with its reason. None (and a word on what to type) for an empty answer or a number off the list."""
     if not answer:
-        console.print(f"[red]type a number from 1 to {len(shown)}, an action, or help[/]")
+        console.print(f"[red]type a number ({_spans(shown)}), an action, or help[/]")
         return None
     if answer.isdigit():
         number = int(answer)
-        if 0 < number <= len(shown):
-            return legal[shown[number - 1]]
-        console.print(f"[red]choose 1–{len(shown)}: there is no choice {number}[/]")
+        if number in shown:
+            return legal[shown[number]]
+        console.print(f"[red]choose {_spans(shown)}: there is no choice {number}[/]")
         return None
     typed = plain_card_text(answer)
     matching = next((action for action in legal if str(action).upper() == typed.upper()), None)
@@ -233,6 +312,17 @@ def _choice(
         return matching
     parsed = _parsed(game, typed.upper())  # an illegal action the game can still name, to say why it is refused
     return typed if parsed is None else parsed
+
+
+def _spans(numbers: Iterable[int]) -> str:
+    """The numbers on the screen, runs joined with a dash (`1-3, 5, 51-52` with en dashes)."""
+    runs: list[list[int]] = []
+    for number in sorted(numbers):
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    return ", ".join(f"{run[0]}–{run[-1]}" if len(run) > 1 else str(run[0]) for run in runs)
 
 
 def _parsed(game: Game, text: str) -> Action | None:
@@ -259,7 +349,8 @@ def _decision(
     legal: Sequence[object],
     labels: Sequence[str] | None,
     more: list[str],
-) -> list[int]:
+    numbers: Mapping[int, int] | None = None,
+) -> dict[int, int]:
     """The board, the hint and the numbered options in one screen of `console.height` lines with the prompt
     (#51 item 4: at 80x24 the opponent's turn must not scroll away for 22 options): when they do not fit, the
     hint shrinks to a line (`help` gives it whole) and the options that do not fit go to `more`, numbered as
@@ -267,7 +358,7 @@ def _decision(
     console.print(board)
     room = console.height - len(console.render_lines(board, console.options, pad=False)) - 1  # 1: the prompt
     lines: list[str] = []
-    shown = _print_options(console, groups, legal, labels, lines)
+    shown = _print_options(console, groups, legal, labels, lines, numbers)
     height = [len(Text.from_markup(line).wrap(console, console.width)) for line in lines]
     hinted = len(Text(hint).wrap(console, console.width)) if hint else 0
     if hinted + sum(height) > room and hint:  # the options come first: `help` repeats the hint whole
@@ -303,25 +394,28 @@ def _print_options(
     legal: Sequence[object],
     labels: Sequence[str] | None = None,
     lines: list[str] | None = None,
-) -> list[int]:
-    """Number the options in the order shown: a group with a heading (a card and its facts) lists its options
-    after it, on the same line when they fit, each without the card id the heading already names (or by its
-    label, where the game words its options: `labels`); options without a heading share lines, a line never
-    breaking an option. Printed, or gathered in `lines` for the caller to print. Returns the index into
-    `legal` of each number: number N is the N-th option on the screen."""
-    shown: list[int] = []
+    numbers: Mapping[int, int] | None = None,
+) -> dict[int, int]:
+    """List the options in the order of `groups`, each with its number (`numbers`: index into `legal` ->
+    number; without it, number N is the N-th option shown): a group with a heading (a card and its facts)
+    lists its options after it, on the same line when they fit, each without the card id the heading already
+    names (or by its label, where the game words its options: `labels`); options without a heading share
+    lines, a line never breaking an option. Printed, or gathered in `lines` for the caller to print. Returns
+    number -> index into `legal`."""
+    shown: dict[int, int] = {}
     out: list[str] = [] if lines is None else lines
 
     def numbered(indices: list[int], named: str) -> list[str]:
         texts = []
         for index in indices:
-            shown.append(index)
+            number = len(shown) + 1 if numbers is None else numbers[index]
+            shown[number] = index
             if labels is not None:
-                texts.append(f"{_NUMBER}{len(shown)}[/] {escape(labels[index])}")
+                texts.append(f"{_NUMBER}{number}[/] {escape(labels[index])}")
                 continue
             words = str(legal[index]).split()
             short = [w for w in words if w != named and not w.startswith(f"{named}@")] if named else words
-            texts.append(f"{_NUMBER}{len(shown)}[/] {escape(' '.join(short or words))}")
+            texts.append(f"{_NUMBER}{number}[/] {escape(' '.join(short or words))}")
         return texts
 
     def packed(texts: list[str], indent: str) -> list[str]:

@@ -195,14 +195,17 @@ def report_title(summary: Mapping[str, Any]) -> str:
     """What a balance table is of, in words (game, entrants by name, agent): the variant's hash and the agent
     spec are unreadable there and, unbroken, made the page wider than a screen; `spec_line` carries them."""
     entrants = list(summary["matrix"]["entrants"]) if "matrix" in summary else []
-    names = [(summary.get("entrant_names") or {}).get(entrant) or entrant for entrant in entrants]
+    return table_title(summary["game"], entrants, summary.get("entrant_names"), str(summary["agent"]))
+
+
+def table_title(game: str, entrants: Sequence[str], entrant_names: Mapping[str, str] | None, agent: str) -> str:
+    """A table in words: the game, its entrants by name (`and N more` past `NAMED_IN_TITLE`), who played it."""
+    names = [(entrant_names or {}).get(entrant) or entrant for entrant in entrants]
     shown = ", ".join(names[:NAMED_IN_TITLE])
     if len(names) > NAMED_IN_TITLE:
         shown += f" and {len(names) - NAMED_IN_TITLE} more"
-    played = f"played by {agent_words(str(summary['agent']))}"
-    return (
-        f"{game_title(summary['game'])}: {shown} — {played}" if shown else f"{game_title(summary['game'])} — {played}"
-    )
+    played = f"played by {agent_words(agent)}"
+    return f"{game_title(game)}: {shown} — {played}" if shown else f"{game_title(game)} — {played}"
 
 
 def spec_line(summary: Mapping[str, Any]) -> str:

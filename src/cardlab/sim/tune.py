@@ -48,9 +48,9 @@ from cardlab.core.rules import (
     varied_matchups,
 )
 from cardlab.sim.balance import entrant_totals, first_player_rate, pairings
-from cardlab.sim.compare import Runner, compare_tables, write_difference_plot
+from cardlab.sim.compare import Runner, compare_tables, difference_figure
 from cardlab.sim.prepare import changes_a_card
-from cardlab.sim.report import embedded_png, html_page, print_names
+from cardlab.sim.report import embedded_png, fit_texts, html_page, print_names, table_title
 from cardlab.sim.stats import games_to_decide, wilson_interval
 from cardlab.sim.sweep import SweepPlan, baseline_source, play_plan
 from cardlab.sim.tasks import Track, no_progress
@@ -557,7 +557,7 @@ def write_tune_files(tune: dict[str, Any], db: GamesDB, base: Matchups, out: Pat
         versus = compare_tables(_stored(db, tune, base), counts, matchups, ("as specified", row["label"]))
         path = out / f"difference-{index}.png"
         plot = ""
-        if write_difference_plot(versus, path):
+        if _write_difference(versus, tune, row["label"], path):
             written.append(path.name)
             plot = embedded_png(path, row["label"])
         entrants = "".join(
@@ -581,6 +581,37 @@ def write_tune_files(tune: dict[str, Any], db: GamesDB, base: Matchups, out: Pat
     (out / "report.html").write_text(html_page(title, body))
     written.append("report.html")
     return written
+
+
+def difference_title(tune: Mapping[str, Any], label: str, verdict: str) -> str:
+    """A difference heatmap's title in words, as the balance report's (#51 item 6): the table (game, entrants by
+    name, who played), what differs, and the comparison's verdict; not the variant's hash."""
+    import textwrap
+
+    table = table_title(tune["game"], tune["entrants_list"], tune.get("entrant_names"), tune["agent"])
+    return f"{table}\nwin rate with {label} − as specified (pp)\n{textwrap.shorten(verdict, 160, placeholder=' …')}"
+
+
+def difference_plot(versus: Mapping[str, Any], tune: Mapping[str, Any], label: str) -> Any:
+    """The difference heatmap of one candidate against the game as specified, titled by `difference_title`."""
+    fig = difference_figure(versus)
+    fit_texts(fig, [fig.suptitle(difference_title(tune, label, versus["verdict"]), fontsize=9)])
+    return fig
+
+
+def _write_difference(versus: Mapping[str, Any], tune: Mapping[str, Any], label: str, path: Path) -> bool:
+    """`difference_plot` as a PNG; False (nothing written) without matplotlib."""
+    try:
+        import matplotlib
+    except ImportError:
+        return False
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig = difference_plot(versus, tune, label)
+    fig.savefig(path)
+    plt.close(fig)
+    return True
 
 
 def _stored(db: GamesDB, tune: Mapping[str, Any], matchups: Matchups) -> list[CellCount]:

@@ -48,8 +48,8 @@ def test_a12_attacks_name_the_missing_condition() -> None:
     state = load(window="attack", turn=6, p1=dict(field={"F0": unit("S01", ready=False), "B0": "S06"}))
     assert "the unit on F0 is not ready: it has acted this turn (A12.3)" in refused(state, "ATTACK F0")
     assert "B0 is in the back row: only a ranged unit attacks from there (A12.3)" in refused(state, "ATTACK B0")
-    assert "MOVE is not a choice during the attack phase (A12): choose ATTACK or END_ATTACK" in refused(
-        state, "MOVE F0"
+    assert "you cannot move a unit during the attack phase (A12); now you can attack or end the attack phase" in (
+        refused(state, "MOVE F0")
     )
     first_turn = load(window="move", turn=1, p1=dict(field={"F0": "S01"}))
     assert "the first player's first turn has no attack phase (A12.1)" in refused(first_turn, "ATTACK F0")

@@ -131,7 +131,7 @@ def test_a10_8_deployed_move_yes_lets_a_deployed_unit_move():
     deployed_move=yes moves are made in the action phase, after deploying, one per unit (A10.4)."""
     default = apply_all(load(p1=dict(hand=["S01", "S06"])), "DEPLOY S06", "TO F0")
     assert legal(default) == ["DEPLOY S01", "END_ACTION"]
-    assert "MOVE is not a choice during the action phase" in refused(default, "MOVE F0")
+    assert "you cannot move a unit during the action phase" in refused(default, "MOVE F0")
     varied = apply_all(load({"deployed_move": "yes"}, p1=dict(hand=["S01", "S06"])), "DEPLOY S06", "TO F0")
     assert legal(varied) == ["DEPLOY S01", "END_ACTION", "MOVE F0", "MOVE F1"]
     varied.apply("MOVE F0")  # to B0, its one empty neighbour (A7.4)
@@ -149,7 +149,7 @@ def test_a10_8_deployed_move_yes_has_no_move_window():
     varied = load({"deployed_move": "yes"}, **kwargs)
     varied.apply("END_ATTACK")
     assert varied.position()["window"] == "action" and "MOVE B0" in legal(varied)
-    assert "END_MOVE is not a choice during the action phase" in refused(varied, "END_MOVE")
+    assert "you cannot end the move phase during the action phase" in refused(varied, "END_MOVE")
 
 
 # -- A11.2 / R1: the leader's dominance ---------------------------------------------------------------

@@ -161,9 +161,9 @@ def test_repr_is_one_line_with_turn_mover_and_window() -> None:
 
 def test_repr_of_finished_games() -> None:
     won = load(window="over", winner="P1", reason="lp")
-    assert won.status() == "turn 5, over: P1 wins (lp)"
+    assert won.status() == "turn 5, over: P1 wins (P2's leader has no LP left)"  # WIN_REASONS, not "(lp)"
     drawn = load(window="over", draw=True, reason="simultaneous_loss")
-    assert drawn.status() == "turn 5, over: draw (simultaneous_loss)"
+    assert drawn.status() == "turn 5, over: draw (both players lost at the same time)"
 
 
 def test_str_shows_both_grids_units_leaders_counts_and_hands() -> None:
@@ -188,7 +188,9 @@ def test_str_shows_pending_choices_and_the_result() -> None:
     state.apply("ATTACK F1")
     assert str(state).splitlines()[-1] == "pending: square F1"
     over = load(window="over", winner="P2", reason="deck_out")
-    assert str(over).splitlines()[0] == "Aterial: turn 5, P1 active, over: P2 wins (deck_out); P1 played first"
+    assert str(over).splitlines()[0] == (
+        "Aterial: turn 5, P1 active, over: P2 wins (P1 had to draw from an empty deck); P1 played first"
+    )
 
 
 # -- heuristics read no engine internals -------------------------------------------------------------------

@@ -112,8 +112,8 @@ def test_str_and_repr_of_a_finished_game():
     state.apply("ATTACKER BA1.U1")  # the rest is forced: ATTACK BA2, BLOCK BA2.C, its last HP card (D21.1)
     while state.current_player() is not None:
         state.apply(state.legal_actions()[-1])
-    assert state.status() == "turn 3, over: P1 wins (hp)"
-    assert "game over: P1 wins (hp)" in str(state)
+    assert state.status() == "turn 3, over: P1 wins (P2's casters have no HP left)"  # WIN_REASONS, not "(hp)"
+    assert "game over: P1 wins (P2's casters have no HP left)" in str(state)
 
 
 # ---- action parts by name -------------------------------------------------------------------------

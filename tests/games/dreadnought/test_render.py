@@ -226,7 +226,7 @@ def test_event_text_without_the_secret_and_with_unknown_kinds() -> None:
     assert render.event_text({"kind": "dummy", "player": "P2", "to": "BA1"}) == "P2 casts a dummy into BA1."
     assert render.event_text({"kind": "gear_change", "player": "P2"}) == "P2 gear-changes a card."
     assert render.event_text({"kind": "game_over", "winner": None, "reason": "turn_limit"}) == (
-        "Game over: draw (turn limit)."
+        "Game over: draw (the turn limit was reached)."
     )
     assert render.event_text({"kind": "brand_new", "player": "P1", "x": 1}) == "brand_new: player=P1, x=1"
     assert render.event_text({"kind": "cast", "player": "P1"}).startswith("cast:")  # a malformed event still reads
@@ -241,7 +241,8 @@ def test_names_come_from_the_card_set() -> None:
 
 
 def test_terminal_plays_dreadnought_to_the_end(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 3000))
+    answers = "".join(f"{number}\n" for number in range(1, 30)) * 300  # a played number is not given again (#51)
+    monkeypatch.setattr("sys.stdin", io.StringIO(answers))
     assert main(["play", "dreadnought", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "you are P1" in out and "P1 BA1" in out and "P2 IDOL" in out
@@ -314,7 +315,8 @@ def test_card_facts_name_type_speed_cost_bp_and_effects_in_words() -> None:
 def test_the_terminal_lists_a_cast_window_by_card(monkeypatch, capsys) -> None:
     """#16 item 1, #35 item 4: each card's options come on one line after its name and key numbers, cast
     before dummy, numbered in the order shown (no `2, 3, 4, 5, then 1`)."""
-    monkeypatch.setattr("sys.stdin", io.StringIO("2\n2\n1\n1\n1\n1\n1\n1\n1\n1\nq\ny\n"))
+    answers = "2\n2\n" + "".join(f"{n}\n" for n in range(1, 12)) * 2  # a played number is not given again (#51)
+    monkeypatch.setattr("sys.stdin", io.StringIO(answers + "q\ny\n"))
     assert main(["play", "dreadnought", "--seed", "5"]) == 0
     out = " ".join(capsys.readouterr().out.split())
     found = re.search(

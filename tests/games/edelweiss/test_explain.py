@@ -25,8 +25,11 @@ def refused(state, action: str) -> str:
 def test_the_window_and_the_missing_card_are_named() -> None:
     """E4.1, E5.1: a verb of another window; a suit the hand lacks."""
     state = Edelweiss().new_state(3)  # P1's main step, hand 5H 9S 2D 6D ...
-    assert refused(state, "ATTACK") == "ATTACK is not a choice during your main step, when you summon (E4.1)"
-    assert refused(state, "BLOCK").startswith("BLOCK is not a choice during your main step")
+    assert refused(state, "ATTACK") == (
+        "you cannot attack with an upright spade during your main step, when you summon (E4.1); "
+        "now you can summon a card from your hand"
+    )
+    assert refused(state, "BLOCK").startswith("you cannot block with an upright heart during your main step")
     assert refused(state, "SUMMON C") == "you have no club in your hand"
 
 

@@ -318,7 +318,9 @@ def test_str_shows_characters_skills_attack_reveals_and_the_defender_to_move() -
 
 def test_str_of_a_finished_game_names_the_winner() -> None:
     state = parse_notation("full 9 P1 over 2S/- -/- 3S - - P1:attack")
-    assert str(state).splitlines()[0] == "Edelweiss (full deck): turn 9, P1's turn, over: P1 wins (attack)"
+    assert str(state).splitlines()[0] == (
+        "Edelweiss (full deck): turn 9, P1's turn, over: P1 wins (P2 could not guard or block P1's attack)"
+    )
 
 
 # -- open observation -------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardlab.core.actions import IndexedAction
+from cardlab.core.explain import not_now
 from cardlab.games.aterial.board import ATTACK_SQUARES, ORTHOGONAL, SQUARE_NAMES, column_of
 
 if TYPE_CHECKING:
@@ -30,6 +31,25 @@ VERBS: dict[str, tuple[str, ...]] = {
     "discard": ("DISCARD",),
 }
 """The verbs each window takes (A10-A13, A6.4)."""
+
+VERB_WORDS: dict[str, str] = {
+    "KEEP": "keep your hand",
+    "MULLIGAN": "take a mulligan",
+    "MOVE": "move a unit",
+    "END_MOVE": "end the move phase",
+    "TO": "choose a square",
+    "DEPLOY": "deploy a subordinate",
+    "ACTIVATE": "use a unit's ability",
+    "HAND": "use a card's ability from your hand",
+    "END_ACTION": "end the action phase",
+    "TARGET": "choose a target",
+    "ATTACK": "attack",
+    "END_ATTACK": "end the attack phase",
+    "BLOCK": "block",
+    "NO_BLOCK": "let the attack through",
+    "DISCARD": "discard a card",
+}
+"""Each verb as a player says what it does: a refusal says what can be done now in these words."""
 
 PHASES = {
     "mulligan": "the mulligan (A6.4)",
@@ -61,7 +81,7 @@ def why_illegal(state: AterialState, action: IndexedAction) -> str:
     if window == "action" and state._game.flags.action_moves:  # rule deployed_move=yes (A10.8)
         verbs = (*verbs, "MOVE")
     if verb not in verbs:
-        return f"{verb} is not a choice during {PHASES[window]}: choose {' or '.join(verbs)}"
+        return not_now(VERB_WORDS.get(verb, verb.lower()), PHASES[window], [VERB_WORDS[v] for v in verbs])
     reason = ""
     if verb == "DEPLOY" and decoded.card is not None:
         reason = _deploy(state, decoded.card)
@@ -76,10 +96,18 @@ def why_illegal(state: AterialState, action: IndexedAction) -> str:
     elif verb == "DISCARD" and decoded.card is not None:
         reason = _in_hand(state, decoded.card)
     elif verb == "HAND" and decoded.card is not None:
-        reason = _in_hand(state, decoded.card) or f"{decoded.card} has no {decoded.key} ability to use from the hand"
+        missing = f"{decoded.card} has no {_ability(decoded.key)} ability to use from the hand"
+        reason = _in_hand(state, decoded.card) or missing
     elif verb == "ACTIVATE" and decoded.square is not None and decoded.key is not None:
         reason = _activate(state, decoded.square, decoded.key)
     return reason
+
+
+def _ability(key: str | None) -> str:
+    """An ability key as its glossary word: `tap_heal` -> 'tap heal' (A17)."""
+    from cardlab.games.aterial.words import ABILITY_WORDS
+
+    return ABILITY_WORDS[key][0] if key in ABILITY_WORDS else str(key).replace("_", " ")
 
 
 def _square(square: int) -> str:
@@ -194,7 +222,7 @@ def _activate(state: AterialState, square: int, key: str) -> str:
     if inst == EMPTY:
         return f"no unit of yours on {_square(square)}"
     if key not in state._game.activated_keys[state.cards[inst].id]:
-        return f"{state.cards[inst].name} on {_square(square)} has no {key} ability"
+        return f"{state.cards[inst].name} on {_square(square)} has no {_ability(key)} ability"
     if key == "devour":
         if state.devoured[inst]:
             return "devour is used once per turn (A16.4)"

@@ -11,9 +11,9 @@ from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 
-from cardlab.core.plugin import ungrouped
+from cardlab.core.plugin import outcome_words, ungrouped
 from cardlab.games.aterial.cards import CardDef, CardSet, load_card_set
-from cardlab.games.aterial.words import ability_tag
+from cardlab.games.aterial.words import DRAW_REASONS, WIN_REASONS, ability_tag
 
 WINDOW_HINTS: Mapping[str, str] = {
     "mulligan": "Keep these 5 cards, or draw 5 new ones and shuffle the old ones back (A6.4).",
@@ -147,7 +147,7 @@ def board_text(view: Mapping[str, Any]) -> str:
     to_move = view["to_move"]
     if to_move is None:
         result = "draw" if view["winner"] is None else f"{view['winner']} wins"
-        status = f"over: {result} ({view['reason']})"
+        status = f"over: {result} ({outcome_words(WIN_REASONS, DRAW_REASONS, view['reason'], view['winner'])})"
     else:
         status = f"{to_move} to move ({view['window']})"
     lines = [f"Aterial: turn {view['turn']}, {view['active']} active, {status}; {view['first']} played first"]
@@ -235,9 +235,8 @@ def event_text(event: Mapping[str, Any]) -> str:
         "destroyed": lambda: f"{who}'s {_name(event['card'])} is destroyed (A14.3).",
         "discard": lambda: f"{who} discards {_name(event['card'])} (hand limit).",
         "concede": lambda: f"{who} concedes.",
-        "game_over": lambda: "Game over: draw."
-        if event["winner"] is None
-        else f"Game over: {event['winner']} wins ({event['reason'].replace('_', ' ')}).",
+        "game_over": lambda: ("Game over: draw" if event["winner"] is None else f"Game over: {event['winner']} wins")
+        + f" ({outcome_words(WIN_REASONS, DRAW_REASONS, event['reason'], event['winner'])}).",
     }
     return sentences[kind]() if kind in sentences else kind
 

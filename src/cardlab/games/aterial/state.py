@@ -291,11 +291,15 @@ class AterialState(SteppingState[IndexedAction]):
         return self.window in _CONTINUATIONS
 
     def status(self) -> str:
-        """'turn 4, P2 to move (window main)', or once over 'turn 13, over: P1 wins (lp)'."""
+        """'turn 4, P2 to move (window main)', or once over 'turn 13, over: P1 wins (P2's leader has no LP left)'."""
         to_move = self.current_player()
         if to_move is None:
-            result = "draw" if self.winner is None else f"{player_name(self.winner)} wins"
-            return f"turn {self.turn}, over: {result} ({self.reason})"
+            from cardlab.core.plugin import outcome_words
+            from cardlab.games.aterial.words import DRAW_REASONS, WIN_REASONS
+
+            winner = None if self.winner is None else player_name(self.winner)
+            words = outcome_words(WIN_REASONS, DRAW_REASONS, self.reason, winner)
+            return f"turn {self.turn}, over: {'draw' if winner is None else f'{winner} wins'} ({words})"
         return f"turn {self.turn}, {player_name(to_move)} to move (window {WINDOWS[self.window]})"
 
     def notation(self) -> str:

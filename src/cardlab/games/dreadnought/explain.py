@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardlab.core.actions import IndexedAction
+from cardlab.core.explain import not_now
 from cardlab.games.dreadnought.actions import AREAS, SLOTS
 from cardlab.games.dreadnought.cards import CardDef, Selector
 from cardlab.games.dreadnought.frames import IDOL_AREA
@@ -101,7 +102,7 @@ def why_illegal(state: DreadnoughtState, action: IndexedAction) -> str:
     verb = "USE" if decoded.verb == "USE@S" else decoded.verb
     verbs, during = WINDOW_VERBS.get(window, ((), window))
     if verb not in verbs:
-        return f"you cannot {_doing(verb)} during {during}; now you can {_either(verbs)}"
+        return not_now(_doing(verb), during, [_doing(v) for v in verbs])
     if verb == "GODDRAW":
         if state.burst_checked[player].count(False) == 0:
             return "you have no normal burst to god draw (D17.1)"
@@ -132,12 +133,6 @@ def why_illegal(state: DreadnoughtState, action: IndexedAction) -> str:
 
 def _doing(verb: str) -> str:
     return VERB_WORDS.get(verb, verb.lower())
-
-
-def _either(verbs: tuple[str, ...]) -> str:
-    """'god draw a burst, add an attacker or pass': the choices of a decision in words, not action codes."""
-    said = [_doing(v) for v in verbs]
-    return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} or {said[-1]}"
 
 
 def _place(slot: str) -> str:

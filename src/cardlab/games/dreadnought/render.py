@@ -16,8 +16,9 @@ from rich.console import Group, RenderableType
 from rich.markup import escape
 from rich.text import Text
 
+from cardlab.core.plugin import outcome_words
 from cardlab.games.dreadnought.cards import CardDef, parse_effect
-from cardlab.games.dreadnought.words import card_words_of, effects_words
+from cardlab.games.dreadnought.words import DRAW_REASONS, WIN_REASONS, card_words_of, effects_words
 
 SPEED_GRADES = ("C", "B", "A", "A+", "A++", "A+++")
 DUMMY_BP = 50
@@ -593,10 +594,16 @@ def render_board(view: Mapping[str, Any]) -> RenderableType:
     to_move = view.get("to_move")
     if window == "over":
         result = "draw" if view.get("draw") or not view.get("winner") else f"{view['winner']} wins"
-        parts.append(f"[bold]Game over: {result}[/] ({escape(str(view.get('reason', '')).replace('_', ' '))})")
+        parts.append(f"[bold]Game over: {result}[/] ({escape(_outcome(view))})")
     elif to_move and to_move != board.viewer:
         parts.append(f"[bold]{to_move}[/] to decide: {WINDOW_NAMES.get(window, window)}")
     return Group(*parts)
+
+
+def _outcome(over: Mapping[str, Any]) -> str:
+    """Why the game ended (a finished view or the game_over event) in words: "P2's casters have no HP left"."""
+    winner = None if over.get("draw") or not over.get("winner") else str(over["winner"])
+    return outcome_words(WIN_REASONS, DRAW_REASONS, str(over.get("reason", "")), winner)
 
 
 def _plain(markup: str) -> str:
@@ -613,7 +620,7 @@ def board_text(view: Mapping[str, Any]) -> str:
              f"token {view.get('token')})"]  # fmt: skip
     if window == "over":
         result = "draw" if view.get("draw") or not view.get("winner") else f"{view['winner']} wins"
-        lines.append(f"game over: {result} ({str(view.get('reason', '')).replace('_', ' ')})")
+        lines.append(f"game over: {result} ({_outcome(view)})")
     elif view.get("to_move"):
         lines.append(f"{view['to_move']} to decide: {WINDOW_NAMES.get(window, window)} ({window})")
     for seat in ("P2", "P1"):
@@ -795,9 +802,9 @@ _SENTENCES: dict[str, Callable[[Mapping[str, Any], str], str]] = {
     "pass": lambda e, who: f"{who} passes.",
     "discard": lambda e, who: f"{who} discards {e['card']} (hand limit).",
     "end_of_turn": lambda e, who: f"Turn {e['turn']} ends; the tiebreak token goes to {e['token']}.",
-    "game_over": lambda e, who: f"Game over: draw ({str(e.get('reason', '')).replace('_', ' ')})."
+    "game_over": lambda e, who: f"Game over: draw ({_outcome(e)})."
     if e.get("winner") is None
-    else f"Game over: {e['winner']} wins ({str(e.get('reason', '')).replace('_', ' ')}).",
+    else f"Game over: {e['winner']} wins ({_outcome(e)}).",
 }
 EVENT_KINDS: frozenset[str] = frozenset(_SENTENCES)
 """Every event kind the engine logs has a sentence here."""

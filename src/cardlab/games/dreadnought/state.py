@@ -307,12 +307,17 @@ class DreadnoughtState(SteppingState[IndexedAction]):
         return board_text(self.open_observation())
 
     def status(self) -> str:
-        """'turn 3, P1 to act (window cast_window)', or once over 'turn 7, over: P1 wins (hp)'."""
+        """'turn 3, P1 to act (window cast_window)', or once over 'turn 7, over: P1 wins (P2's casters have no HP
+        left)'."""
         from cardlab.games.dreadnought.position import window_name
 
         if self.phase == "over":
-            result = "a draw" if self.draw or self.winner is None else f"{player_name(self.winner)} wins"
-            return f"turn {self.turn}, over: {result} ({self.reason})"
+            from cardlab.core.plugin import outcome_words
+            from cardlab.games.dreadnought.words import DRAW_REASONS, WIN_REASONS
+
+            winner = None if self.draw or self.winner is None else player_name(self.winner)
+            words = outcome_words(WIN_REASONS, DRAW_REASONS, self.reason, winner)
+            return f"turn {self.turn}, over: {'a draw' if winner is None else f'{winner} wins'} ({words})"
         player = self.current_player()
         who = "nobody" if player is None else player_name(player)
         return f"turn {self.turn}, {who} to act (window {window_name(self)})"

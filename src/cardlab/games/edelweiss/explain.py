@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cardlab.core.explain import not_now
 from cardlab.games.edelweiss.actions import FIELD_GUARD_BY_SUIT, GUARD_BY_SUIT, SUMMON_BY_SUIT
 from cardlab.games.edelweiss.actions import EdelweissAction as A
 from cardlab.games.edelweiss.cards import CLUB, SPADE, TAPPED, Skill
@@ -16,6 +17,24 @@ if TYPE_CHECKING:
     from cardlab.games.edelweiss.state import EdelweissState
 
 SUIT_NAMES = ("spade", "heart", "club", "diamond")
+
+ACTION_WORDS: dict[A, str] = {
+    **{action: "summon a card from your hand" for action in SUMMON_BY_SUIT},
+    A.SPECIAL_SUMMON: "special summon a heart",
+    A.ATTACK: "attack with an upright spade",
+    A.END_TURN: "end your turn",
+    A.LIONHEART: "use Lionheart",
+    **{action: "guard with a hand card" for action in GUARD_BY_SUIT},
+    A.BLOCK: "block with an upright heart",
+    **{action: "guard with a tapped field card" for action in FIELD_GUARD_BY_SUIT},
+    A.NO_DEFENSE: "make no defense",
+    A.DISCARD_SPADE: "discard a spade",
+    A.DISCARD_CLUB: "discard an upright club",
+    A.PROTECT: "use protection",
+    A.PURSUIT: "take a pursuit stance",
+    A.PASS: "pass",
+}
+"""Each action as a player says what it does: a refusal says what can be done now in these words."""
 
 WINDOW_ACTIONS: dict[str, tuple[tuple[A, ...], str]] = {
     "main": (SUMMON_BY_SUIT, "your main step, when you summon (E4.1)"),
@@ -41,7 +60,7 @@ def why_illegal(state: EdelweissState, action: A) -> str:
         return "the game is over"
     actions, during = WINDOW_ACTIONS[window]
     if action not in actions:
-        return f"{action} is not a choice during {during}"
+        return not_now(ACTION_WORDS[action], during, [ACTION_WORDS[a] for a in actions])
     me = state.current_player()
     assert me is not None
     hand, field = state.hands[me], state.fields[me]

@@ -9,9 +9,9 @@ from rich.console import RenderableType
 from rich.panel import Panel
 from rich.table import Table
 
-from cardlab.core.plugin import ungrouped
+from cardlab.core.plugin import outcome_words, ungrouped
 from cardlab.games.edelweiss.cards import CHARACTERS
-from cardlab.games.edelweiss.words import SKILL_NAMES, STANDARD_NAMES, SUIT_SYMBOLS
+from cardlab.games.edelweiss.words import DRAW_REASONS, SKILL_NAMES, STANDARD_NAMES, SUIT_SYMBOLS, WIN_REASONS
 
 WINDOW_HINTS: Mapping[str, str] = {
     "main": "Summon one non-diamond card: hearts enter upright, spades and clubs tapped (E4.1-E4.2).",
@@ -76,7 +76,8 @@ def event_text(event: Mapping[str, Any]) -> str:
         "pursuit": lambda: f"{who} taps {card_text(event['club'])} to untap {card} (pursuit stance).",
         "break": lambda: f"Break: {card_text(event['club'])} and {card_text(event['heart'])} are discarded "
         "(a block met a pursuit stance, E5.6).",
-        "game_over": lambda: f"Game over: {event['winner']} wins ({event['reason'].replace('_', ' ')}).",
+        "game_over": lambda: f"Game over: {event['winner']} wins "
+        f"({outcome_words(WIN_REASONS, DRAW_REASONS, event['reason'], event['winner'])}).",
     }
     return sentences[kind]() if kind in sentences else kind
 
@@ -152,7 +153,8 @@ def position_text(position: Mapping[str, Any]) -> str:
     window = position["window"]
     turn_player = position["turn_player"]
     if window == "over":
-        status = f"over: {position['winner']} wins ({position['win_reason'].replace('_', ' ')})"
+        words = outcome_words(WIN_REASONS, DRAW_REASONS, position["win_reason"], position["winner"])
+        status = f"over: {position['winner']} wins ({words})"
     else:
         defending = window in ("intercept", "defense")
         to_move = ("P2" if turn_player == "P1" else "P1") if defending else turn_player
