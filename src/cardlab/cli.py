@@ -453,6 +453,38 @@ def cmd_tune(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def cmd_meta(args: argparse.Namespace, console: Console) -> int:
+    """MAP-Elites deck search over the card pool, the double-oracle equilibrium of what it finds, confirmed by the
+    table agent, and the cards responsible (logic: sim/meta.py, files: sim/meta_files.py)."""
+    from cardlab.sim.meta import run_meta, start_meta
+    from cardlab.sim.meta_files import print_meta
+    from cardlab.sim.tournament import run_tasks
+
+    base = lab_base(args.game, {"cards": args.cards})
+    agent = _table_agent(args, base, console)
+    search, confirm = (prepare_run(base.game, (spec,), args.engine) for spec in (args.search_agent, agent))
+    _say(console, f"meta {base.game}: decks scored by {args.search_agent} ({search.engine} engine), finalists "
+                  f"confirmed by {agent} ({confirm.engine} engine), budget {args.budget or '20000'}")  # fmt: skip
+    _warm_up(console, search)
+    _warm_up(console, confirm)
+    out = Path(args.out or f"meta-{base.game}")
+    with _open_db(args.db, out) as db:
+        agents = ((args.search_agent, search.engine), (agent, confirm.engine))
+        meta = start_meta(
+            base.game, vars(args) | {"out": str(out)}, db, agents,
+            lambda tasks: run_tasks(tasks, args.workers, backend=args.backend, address=args.address),
+            lambda line: _say(console, line),
+        )  # fmt: skip
+        try:
+            result, written = run_meta(meta, _runner(args, console, f"meta {base.game} finalists"),
+                                       partial(_progress, console))  # fmt: skip
+        except KeyboardInterrupt:
+            _interrupted(console, f"every finished game is stored in {db.path}; run the command again to resume")
+    print_meta(result, console)
+    _wrote(console, out, written, f"; games stored in {db.path}")
+    return 0
+
+
 def cmd_rules(args: argparse.Namespace, console: Console) -> int:
     """The rule options a game declares, each with its rule id, default (the spec's ruling) and values."""
     from rich.table import Table
@@ -579,13 +611,9 @@ def cmd_games(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_play(args: argparse.Namespace, console: Console) -> int:
-    from cardlab.agents import parse_spec
-    from cardlab.play.terminal import play_game
+    from cardlab.play.terminal import game_to_play, play_game
 
-    parse_spec(args.vs)
-    game = game_from_options(args.game, vars(args), args.seed)
-    check_agents((args.vs,), game.name)
-    return play_game(game, args, Console())  # the terminal draws with markup, escaping what it quotes
+    return play_game(game_to_play(args), args, Console())  # the terminal draws with markup, escaping what it quotes
 
 
 def cmd_serve(args: argparse.Namespace, console: Console) -> int:
@@ -597,6 +625,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
     except ImportError:
         raise CardlabError(needs_extra("the web app", "web")) from None
     from cardlab.store.games_db import legacy_db_path
+    from cardlab.web.lab import lab_settings
     from cardlab.web.manager import ServerLimits
 
     for option in ("think_time", "idle_seconds", "keep_alive"):
@@ -613,12 +642,17 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         max_sockets=args.max_sockets,
         policies=tuple(args.policy),
     )
+    lab = lab_settings(args.lab_dir, args.lab_db, args.host)
     db = Path(args.db) if args.db else legacy_db_path().with_name("play.sqlite")
     _say(console, f"cardlab web app on http://{args.host}:{args.port}/ (database {db})")
+    _say(
+        console,
+        f"the Lab: /lab on {lab.lab_db}, files in {lab.lab_dir}" + (f"; token {lab.token}" if lab.token else ""),
+    )
     # A keep-alive longer than clients' idle pools (httpx 5 s, browsers longer) lets the client
     # close first, so a request on a reused connection never races the server's close.
     uvicorn.run(
-        create_app(db, limits=limits),
+        create_app(db, limits=limits, lab=lab),
         host=args.host,
         port=args.port,
         log_level="warning",
@@ -631,7 +665,7 @@ HANDLERS: dict[str, Handler] = {
     "scenario run": cmd_scenario_run, "play": cmd_play, "simulate": cmd_simulate, "balance": cmd_balance,
     "report": cmd_report, "ladder": cmd_ladder, "compare": cmd_compare, "sweep": cmd_sweep, "tune": cmd_tune,
     "export": cmd_export, "import": cmd_import, "rules": cmd_rules, "games": cmd_games, "serve": cmd_serve,
-    "deck validate": cmd_deck_validate,
+    "deck validate": cmd_deck_validate, "meta": cmd_meta,
 }  # fmt: skip
 
 

@@ -236,6 +236,29 @@ def _add_tune_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
     _add_variant_table_options(sub, "tune")
 
 
+def _add_meta_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
+    """`cardlab meta GAME`: the deck search's pool, agents, sizes and budget (docs/meta.md)."""
+    sub.add_argument(
+        "--cards", action="append", metavar="FILE", help="card file added to the packaged pool (repeatable)"
+    )
+    sub.add_argument("--budget", help="the search's games (20000, the default) or minutes (10m)")
+    sub.add_argument("--search-agent", default="heuristic", help="agent scoring the many decks (default heuristic)")
+    sub.add_argument("--agent", help="agent confirming the finalists (default: the game's table agent, as for balance)")
+    sub.add_argument("--games", type=int, default=10, help="games per pairing and seat scoring a deck (default 10)")
+    sub.add_argument(
+        "--confirm-games", type=int, default=50, help="games per pairing and seat, finalists and effects (default 50)"
+    )
+    sub.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    sub.add_argument("--workers", type=int, help="worker processes (default: all cores)")
+    sub.add_argument(
+        "--engine", choices=("auto", "reference", "cpu"), default="auto",
+        help="auto (default: the cpu kernel where it plays the agent), reference, or cpu",
+    )  # fmt: skip
+    sub.add_argument("--out", help="output directory (default meta-GAME)")
+    sub.add_argument("--db", help="SQLite database (default: lab.sqlite beside the output folder)")
+    _add_backend_options(sub)
+
+
 def _add_play_options(sub: argparse.ArgumentParser, cls: type[Game]) -> None:
     _add_config_options(sub, cls)
     sub.add_argument("--seat", choices=["P1", "P2"], default="P1", help="your seat (default P1)")
@@ -289,6 +312,9 @@ def build_parser(description: str, handlers: Mapping[str, Handler]) -> argparse.
     tune = command("tune", "the smallest rule or card edits that bring the table to a balance target")
     _game_commands(tune, _add_tune_options, lambda cls: _has_lab(cls) and bool(cls.rule_options or cls.card_patches))
 
+    meta = command("meta", "the decks a card pool allows, their metagame, and the cards that break it")
+    _game_commands(meta, _add_meta_options, lambda cls: _has_lab(cls) and cls.has_deck_space())
+
     export = command("export", "stored lab results as one table (Parquet or CSV) for analysis")
     export.add_argument("game", choices=game_names(), metavar="GAME", help="which game's results")
     export.add_argument("--db", required=True, help="the lab database (e.g. lab.sqlite)")
@@ -311,9 +337,14 @@ def build_parser(description: str, handlers: Mapping[str, Handler]) -> argparse.
     games.add_argument("--cards", action="store_true", help="also every card, in a player's words")
 
     serve = command("serve", "the web app: play in a browser")
-    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1, this machine only)")
+    serve.add_argument(
+        "--host", default="127.0.0.1",
+        help="address to bind (default 127.0.0.1, this machine only; any other: the Lab asks for a printed token)",
+    )  # fmt: skip
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     serve.add_argument("--db", help="SQLite database of web games (default: in the user data directory)")
+    serve.add_argument("--lab-dir", help="the Lab's folder: its card and deck files and runs (default: this directory)")
+    serve.add_argument("--lab-db", help="the Lab's database (default: lab.sqlite in --lab-dir, as the CLI writes it)")
     limits = serve.add_argument_group("server limits")
     limits.add_argument(
         "--think-time", type=float, default=2.0, help="seconds an AI seat may think per decision (default 2)"

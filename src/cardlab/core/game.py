@@ -30,6 +30,7 @@ from cardlab.core.plugin import Lab, PlainRenderer, Renderer, web_assets
 from cardlab.core.profile import GameProfile
 
 if TYPE_CHECKING:
+    from cardlab.core.deckspace import DeckSpace
     from cardlab.core.encoding import Encoding
     from cardlab.core.plugin import CompiledSearch, ConfigOption, FastRollout, Kernels, OptionValue
     from cardlab.core.rules import RuleOption
@@ -197,6 +198,22 @@ class Game(ABC):
     def kernels(cls) -> Kernels | None:
         """The compiled engines playing whole batches (`--engine cpu|gpu`)."""
         return None
+
+    @classmethod
+    def has_deck_space(cls) -> bool:
+        """Whether `deck_space` has a pool to search (checked without loading any card)."""
+        return find_spec(f"{cls._package()}.meta") is not None
+
+    @classmethod
+    def deck_space(cls, card_files: Sequence[str] = ()) -> DeckSpace | None:
+        """The card pool as `cardlab meta` searches it (`cardlab.core.deckspace`), with the designer's card files:
+        by default `deck_space(cls, card_files)` of the package's `meta` module; None for a game without decks."""
+        module = cls._own_module("meta")
+        if module is None:
+            return None
+        from cardlab.core.deckspace import DeckSpace
+
+        return _checked(module.deck_space(cls, card_files), DeckSpace, f"{module.__name__}.deck_space")
 
     @classmethod
     def renderer(cls) -> Renderer:

@@ -148,6 +148,44 @@ class AterialKernels:
         winners, reasons, turn_counts, decision_counts = columns
         return KernelRun(winners, reasons, cpu.REASON_NAMES, turn_counts, decision_counts, (ms[0], ms[1]), per_seat)
 
+    def run_pairings(
+        self,
+        config: Mapping[str, Any],
+        decks: Sequence[tuple[Any, Any]],
+        agents: tuple[str, str],
+        games: int,
+        seeds: Sequence[int],
+    ) -> KernelRun | None:
+        """Games 0 .. games - 1 of every pairing (P1's deck, P2's deck: `cards.Deck`s, under `config`'s card
+        set and rule options) from its seed, in one kernel call, pairing-major: each pairing's games are those
+        `run` plays for its own config (`fast.pairings`). None for agents other than the compiled policies
+        (the caller plays pairing by pairing)."""
+        if any(agent not in POLICIES for agent in agents):
+            return None
+        import numba
+
+        from cardlab.games.aterial.fast import cpu
+        from cardlab.games.aterial.fast.pairings import play_decks
+
+        tables = _pairing_tables(json.dumps(dict(config), sort_keys=True))
+        start = time.perf_counter()
+        winner, reason, turns, decisions = play_decks(tables, decks, agents, games, seeds)
+        elapsed_ms = (time.perf_counter() - start) * 1000.0
+        threads = max(1, min(numba.get_num_threads(), -(-len(winner) // cpu._BLOCK_GAMES)))
+        total = int(decisions.sum())
+        mean = elapsed_ms * threads / total if total else 0.0
+        return KernelRun(
+            winner, reason, cpu.REASON_NAMES, turns, decisions, (mean, mean), (total // 2, total - total // 2)
+        )
+
+
+@lru_cache(maxsize=4)
+def _pairing_tables(config: str) -> Any:
+    """The tables of any two decks under a config JSON (its card set read once per process)."""
+    from cardlab.games.aterial.fast.pairings import PairingTables
+
+    return PairingTables(_game(config))
+
 
 @lru_cache(maxsize=16)
 def _game(config: str) -> Aterial:
