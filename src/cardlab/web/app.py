@@ -27,6 +27,8 @@ from cardlab.core.plugin import declared_words, reasons_json
 from cardlab.games import game_class, game_names
 from cardlab.store.play_db import PlayDB
 from cardlab.web.apidocs import api_page
+from cardlab.web.lab import STATIC, LabSettings, default_settings
+from cardlab.web.lab.routes import lab_router
 from cardlab.web.manager import GameManager, Rejected, ServerLimits
 
 MAX_BODY = 16 * 1024
@@ -203,14 +205,19 @@ def _validation_error(exc: RequestValidationError) -> dict[str, Any]:
     return {"error": "; ".join(problems[:3]) or "invalid request"}
 
 
-def create_app(db_path: Path | str, agent_delay: float = 0.6, limits: ServerLimits | None = None) -> FastAPI:
-    """The app over one SQLite database; `agent_delay` paces the AI's moves for people."""
+def create_app(
+    db_path: Path | str, agent_delay: float = 0.6, limits: ServerLimits | None = None, lab: LabSettings | None = None
+) -> FastAPI:
+    """The app over one SQLite database; `agent_delay` paces the AI's moves for people; `lab`: the Lab's folder,
+    database and token (default: the current folder, no token)."""
     manager = GameManager(PlayDB(db_path), agent_delay, limits)
+    lab_routes, lab_jobs = lab_router(lab or default_settings(), STATIC, glossary_json)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         manager.resume_agents()  # agents to move after a restart play on without waiting for a visitor
         yield
+        lab_jobs.close()
         manager.close()
 
     app = FastAPI(
@@ -256,6 +263,9 @@ def create_app(db_path: Path | str, agent_delay: float = 0.6, limits: ServerLimi
     async def failed(request: Request, exc: Exception) -> JSONResponse:
         _log.exception("unexpected error on %s %s", request.method, request.url.path)
         return JSONResponse({"error": "internal error; the request changed nothing it had not committed"}, 500)
+
+    app.include_router(lab_routes)  # before the game routes: /api/games/lab-N/replay is a stored lab game's
+    app.state.lab_jobs = lab_jobs
 
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
