@@ -56,6 +56,13 @@ def pytest_sessionstart(session: pytest.Session) -> None:
             reporter.write_line(f"kernel warm-up failed (its tests compile it themselves): {problem}")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Record numba compiles when CARDLAB_COMPILE_LOG names a file (`tests/compile_log.py`)."""
+    from tests.compile_log import install
+
+    install(config)
+
+
 def _slow_requested(config: pytest.Config) -> bool:
     if config.getoption("--run-slow") or os.environ.get("CARDLAB_SLOW", "") not in ("", "0"):
         return True

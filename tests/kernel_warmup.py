@@ -18,6 +18,10 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+"""The checkout, on the warm-up processes' path for `tests.compile_log`."""
 
 AGENT_SETS = (("random", "random"), ("heuristic", "heuristic"), ("ismcts:iterations=2:backend=cpu", "random"))
 """The kernels a table can run: random play, the compiled heuristic, the compiled search (which inlines the
@@ -28,6 +32,9 @@ import sys
 from cardlab.core.errors import CardlabError
 from cardlab.sim.engines import check_engine
 game = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+from tests.compile_log import listen
+listen("(warm-up " + game + ")")
 for agents in {agent_sets!r}:
     try:
         check_engine("cpu", game, agents, warm=True)
@@ -55,7 +62,9 @@ def warm_kernels() -> tuple[float, list[str]]:
     script = _WARM_ONE_GAME.format(agent_sets=AGENT_SETS)
 
     def warm(game: str) -> str | None:
-        done = subprocess.run([sys.executable, "-c", script, game], capture_output=True, text=True, check=False)
+        done = subprocess.run(
+            [sys.executable, "-c", script, game, str(ROOT)], capture_output=True, text=True, check=False
+        )
         return None if done.returncode == 0 else f"{game}: {done.stderr.strip().splitlines()[-1:]}"
 
     games = kernel_games()

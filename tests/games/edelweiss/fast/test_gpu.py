@@ -65,6 +65,10 @@ from tests.games.edelweiss.fast.test_cpu import (  # noqa: E402
     without_rules,
 )
 
+pytestmark = pytest.mark.xdist_group("edelweiss-jax")
+"""One worker runs the whole file (`--dist loadgroup`): the jitted functions and the module's batches are
+compiled and played once per process, so spreading the file over workers would compile them twice."""
+
 POSITIONS = 300
 CONTINUATION_STEPS = 10
 JAX_GAMES = 10_000
