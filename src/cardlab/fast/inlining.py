@@ -6,8 +6,8 @@ CPU-second inlined, ~0.65 M not). numba 0.62 inlines a helper by running the hel
 at every call site and then deep-copying that fresh IR twice before splicing it in: once to have a copy to
 mutate, once to return an unmutated original, which its only caller (the `InlineInlinables` pass) discards.
 Neither copy protects anything, since nobody else holds a fresh IR; the copies were half of a cold compile of
-one game's kernel under cProfile, and skipping them cuts its cold compile by about 30% (BENCHMARKS.md,
-`compile`). numba already dropped a third, redundant copy (numba/numba#8989, PR #8990); a numba-cuda pull
+one game's kernel under cProfile; skipping them cuts a cold compile of the kernels with the largest inlined
+helpers by about a quarter, of the others by little (BENCHMARKS.md, `compile`). numba already dropped a third, redundant copy (numba/numba#8989, PR #8990); a numba-cuda pull
 request skips the remaining two for a fresh IR (NVIDIA/numba-cuda#689). Until numba does the same, `install`
 makes `InlineWorker.inline_function` splice the fresh IR itself.
 
