@@ -7,9 +7,10 @@ at every call site and then deep-copying that fresh IR twice before splicing it 
 mutate, once to return an unmutated original, which its only caller (the `InlineInlinables` pass) discards.
 Neither copy protects anything, since nobody else holds a fresh IR; the copies were half of a cold compile of
 one game's kernel under cProfile; skipping them cuts a cold compile of the kernels with the largest inlined
-helpers by about a quarter, of the others by little (BENCHMARKS.md, `compile`). numba already dropped a third, redundant copy (numba/numba#8989, PR #8990); a numba-cuda pull
-request skips the remaining two for a fresh IR (NVIDIA/numba-cuda#689). Until numba does the same, `install`
-makes `InlineWorker.inline_function` splice the fresh IR itself.
+helpers by about a quarter, of the others by little (BENCHMARKS.md, `compile`). numba already dropped a third,
+redundant copy (numba/numba#8989, PR #8990); a numba-cuda pull request skips the remaining two for a fresh IR
+(NVIDIA/numba-cuda#689). Until numba does the same, `install` makes `InlineWorker.inline_function` splice the
+fresh IR itself.
 
 The patch applies to the numba version it was read against only (pyproject pins it): any other version, or
 ``CARDLAB_NUMBA_AS_IS=1`` in the environment, compiles exactly as numba does. Only the owner of the IR spliced
