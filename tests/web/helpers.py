@@ -308,7 +308,7 @@ def play_as_p1(
 
 
 @contextmanager
-def browser_site(db: Path) -> Iterator[tuple[str, Any, Any]]:
+def browser_site(db: Path, lab: Any = None) -> Iterator[tuple[str, Any, Any]]:
     """A server on loopback, an httpx client to it and a Chromium browser context at 1366x900, for a
     module's browser tests (one of each per module keeps the suite's time down): (base URL, client, context)."""
     import httpx
@@ -316,7 +316,7 @@ def browser_site(db: Path) -> Iterator[tuple[str, Any, Any]]:
 
     from cardlab.web.app import create_app
 
-    app = create_app(db, agent_delay=0.0)
+    app = create_app(db, agent_delay=0.0, lab=lab)  # `lab`: the Lab's folder and database (LabSettings)
     with serve(app) as base, httpx.Client(base_url=base, timeout=10.0) as client, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox", "--headless=new"])
         try:

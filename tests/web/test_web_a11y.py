@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from cardlab.games import game_names
+from cardlab.web.lab import LabSettings
 from tests.web.helpers import (
     NEEDS_CHROMIUM,
     PASSIVE,
@@ -46,7 +47,8 @@ class Site:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    with browser_site(tmp_path_factory.mktemp("a11y") / "play.sqlite") as (base, client, context):
+    folder = tmp_path_factory.mktemp("a11y")
+    with browser_site(folder / "play.sqlite", LabSettings(folder, folder / "lab.sqlite")) as (base, client, context):
         yield Site(base, client, context)
 
 
@@ -178,3 +180,22 @@ def test_small_cards_read_whole_on_a_phone(site: Site, game: str) -> None:
     finally:
         page.close()
     assert not found, "\n".join(sorted(set(found)))
+
+
+@pytest.mark.parametrize("size", [(1366, 900), (390, 844)], ids=["desktop", "phone"])
+def test_the_lab_and_the_api_docs_pass_axe(site: Site, size: tuple[int, int]) -> None:
+    """The Lab's three views (a run's form, the stored results, the card and deck files) and the API's docs."""
+    page = site.context.new_page()
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    found: list[str] = []
+    try:
+        for view in ("runs", "results", "files"):
+            page.goto(f"{site.base}/lab#{view}")
+            page.wait_for_load_state("networkidle")
+            found += audit(page, f"lab {view}")
+        page.goto(f"{site.base}/docs")
+        page.wait_for_selector("pre")
+        found += audit(page, "api docs")
+    finally:
+        page.close()
+    assert not found, f"{len(found)} elements in violation:\n" + "\n".join(found)

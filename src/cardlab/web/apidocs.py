@@ -22,10 +22,13 @@ def _schema(schema: dict[str, Any], components: dict[str, Any]) -> str:
     ref = schema.get("$ref", "")
     if ref.startswith("#/components/schemas/"):
         name = ref.rsplit("/", 1)[1]
-        return (
-            f"<p><b>{html.escape(name)}</b></p><pre>{html.escape(json.dumps(components.get(name, {}), indent=1))}</pre>"
-        )
-    return f"<pre>{html.escape(json.dumps(schema, indent=1))}</pre>"
+        return f"<p><b>{html.escape(name)}</b></p>{_block(components.get(name, {}))}"
+    return _block(schema)
+
+
+def _block(value: Any) -> str:
+    """Indented JSON in a box that scrolls, which the keyboard can reach to scroll it (WCAG 2.1.1)."""
+    return f'<pre tabindex="0">{html.escape(json.dumps(value, indent=1))}</pre>'
 
 
 def api_page(openapi: dict[str, Any]) -> str:
