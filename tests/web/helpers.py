@@ -342,14 +342,14 @@ AXE_SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
 
 
 def audit(page: Any, where: str) -> list[str]:
-    """The page's axe violations at each size, one line per element; the page is left at the desktop size."""
-    found = []
+    """The page's axe violations at each size, one line per element; the page is left at the size it had."""
+    found, before = [], page.viewport_size
     for size, (width, height) in AXE_SIZES.items():
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_function(f"window.innerWidth === {width}")
         found += axe_lines(f"{where} @{size}", axe_violations(page))
-    width, height = AXE_SIZES["desktop"]
-    page.set_viewport_size({"width": width, "height": height})
+    page.set_viewport_size(before)
+    page.wait_for_function(f"window.innerWidth === {before['width']}")
     return found
 
 

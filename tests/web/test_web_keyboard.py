@@ -9,7 +9,7 @@ zones and choices have accessible names in words (a card's name and what it does
 choice's effect); the game's events are read out by a live region; every legal target on the board also
 carries a shape and every highlighted card or place its state in words. The same game's play page is
 audited by axe-core (WCAG 2 A/AA) at 1366x900 and 390x844 as it opens, mid-game and at its end (item 1;
-the other pages: test_web_a11y.py).
+the other pages: test_web_a11y.py). Each game is played so twice: on a desk's screen and on a phone's.
 """
 
 from __future__ import annotations
@@ -23,7 +23,15 @@ import pytest
 
 from cardlab.core.cardwords import ENGINE_NOTATION
 from cardlab.games import game_names
-from tests.web.helpers import NEEDS_CHROMIUM, PASSIVE, audit, browser_site, create_against_ai, get_view
+from tests.web.helpers import (
+    AXE_SIZES,
+    NEEDS_CHROMIUM,
+    PASSIVE,
+    audit,
+    browser_site,
+    create_against_ai,
+    get_view,
+)
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("axe_playwright_python")
@@ -208,11 +216,14 @@ def _names_in_words(page: Any, view: dict) -> None:
                 sync_api.expect(card).to_have_accessible_description(re.compile(re.escape(words)))
 
 
+@pytest.mark.parametrize("size", list(AXE_SIZES))
 @pytest.mark.parametrize("game", game_names())
-def test_a_whole_game_by_keyboard(site: Site, game: str) -> None:
+def test_a_whole_game_by_keyboard(site: Site, game: str, size: str) -> None:
     created = create_against_ai(site.client, game, seed=3)
     game_id, token = created["id"], created["tokens"]["P1"]
     page = site.context.new_page()
+    width, height = AXE_SIZES[size]
+    page.set_viewport_size({"width": width, "height": height})  # a desk's screen, or a phone's
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
