@@ -609,9 +609,10 @@ def test_leader_override_in_a_save_file_names_the_leaders_field(saved, capsys, m
 
 
 def test_deck_rule_violation_of_a_deck_file_names_the_file(tmp_path: Path, capsys, monkeypatch) -> None:
-    """A5.1 through --decks FILE: the error names the deck file as well as the seat."""
+    """A5.1 through --decks FILE: the error names the deck file and its line, as `deck validate` does (#51)."""
     path = tmp_path / "short.toml"
     path.write_text('[[deck]]\nid = "X"\nname = "Short"\nleader = "L01"\ncards = { S01 = 4 }\n')
     code, out = _run(["play", "aterial", "--decks", f"{path},D2"], capsys, monkeypatch)
     assert code == 2
-    assert out.startswith(f"cardlab: error: config.decks.P1: {path}: A5.1: the deck has 4 cards")
+    assert out.startswith("cardlab: error: 1 problem in the deck and card files; the game was not started")
+    assert f"{path}:5: A5.1: the deck has 4 cards" in out

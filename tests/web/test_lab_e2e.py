@@ -105,19 +105,19 @@ def test_a_small_table_fills_and_shows_the_clis_numbers(lab: dict[str, Any]) -> 
 
 def test_a_run_is_cancelled_keeping_its_games_and_resumed(lab: dict[str, Any]) -> None:
     page, client = lab["page"], lab["client"]
-    fill_balance(page, 10)
+    fill_balance(page, 40)  # 1,200 games: still playing when the cancel lands
     page.click("#run-start")
-    page.wait_for_function("(document.getElementById('job-log').textContent || '').includes('/300 games')")
+    page.wait_for_function("(document.getElementById('job-log').textContent || '').includes('/1,200 games')")
     page.click("#job-cancel")
     cancelled = wait_job(client, 2)
-    assert cancelled["state"] == "cancelled" and 0 < cancelled["done"] < 300, cancelled
+    assert cancelled["state"] == "cancelled" and 0 < cancelled["done"] < 1200, cancelled
     page.wait_for_selector("#job-resume:not([hidden])")
     page.screenshot(path=str(lab["shots"] / "cancelled.png"), full_page=True)
     page.click("#job-resume")
     resumed = wait_job(client, 3)
     assert resumed["state"] == "done", resumed["log"]
     table = client.get("/api/lab/table", params={"game": GAME, "variant": "symbolic", "agent": "heuristic"}).json()
-    assert table["summary"]["total_games"] == 30 + 300  # the interrupted run finished, no game twice
+    assert table["summary"]["total_games"] == 30 + 1200  # the interrupted run finished, no game twice
     page.wait_for_selector("#job-state[data-state='done']")
     assert not lab["errors"]
 

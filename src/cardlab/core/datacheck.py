@@ -398,14 +398,16 @@ def deck_validation(cls: Any, path: Path, card_paths: Sequence[Path]) -> tuple[s
 
 def check_start_files(cls: Any, options: Mapping[str, Any]) -> None:
     """The deck and card files a game is started with (`cardlab play --decks --cards`) checked as `deck_validation`
-    checks them: every problem at once, each once (DataProblems: exit 2, `FILE:LINE: RULE: message` lines), not
-    the first the game meets. The card files, and each named deck that is not a packaged id (a file); with a
+    checks them: every problem at once, each once (DataProblems: exit 2, `FILE:LINE: RULE: message` lines),
+    not the first the game meets. The card files, and each named deck file (a bare name that is neither a
+    packaged id nor a file, such as a mistyped id, is the game's to refuse, with the ids there are); with a
     seat override (`--casters`, `--leaders`) the deck rules are left to the game, which knows the override."""
     if not getattr(cls, "deck_files", False) or not (options.get("decks") or options.get("cards")):
         return
     card_paths = [Path(path) for path in options.get("cards") or ()]
     decks = str(options.get("decks") or "").split(",")
     files = [Path(deck) for deck in dict.fromkeys(decks) if deck and deck not in cls.packaged_decks]
+    files = [path for path in files if path.exists() or path.suffix == ".toml" or len(path.parts) > 1]
     judge = not options.get(cls.override_field.rpartition(".")[2])
     problems: list[DataProblem] = []
     if not files:

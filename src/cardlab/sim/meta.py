@@ -2,17 +2,18 @@
 
 Search (docs/meta.md says why): MAP-Elites over the game's two declared traits (`cardlab.core.deckspace`), each
 deck scored against the matrix's decks (the packaged entrants plus the best responses found) by the cheap search
-agent, under common random numbers (game i of a pairing is dealt from the opponent's seed, whatever the deck);
-its fitness is its score against the matrix's Nash mix. Double oracle: every few generations the best elite
-joins the matrix if its score against the mix has a 95% interval above one half, the mix is solved again
+agent, under common random numbers (game i of a pairing is dealt from the opponent's seed, whatever the deck); its
+fitness is its score against the matrix's Nash mix. Double oracle: every few generations the best elite joins the
+matrix if its score against the mix has a 95% interval above one half, the mix is solved again
 (`cardlab.sim.equilibrium.nash_mix`), and the search goes on to its budget (no deck beating the mix beyond that
-resolution in the last steps is reported as converged, not taken as proof that none exists). The matrix
-and the best elites are then confirmed as a balance table of their deck files under the table agent (balance's statistics, seeds and storage), the equilibrium taken from it with bootstrap
-intervals, and each card in the top decks is measured by replacing it with its nearest legal card (CRN).
+resolution in the last steps is reported as converged, not taken as proof that none exists). The matrix and the
+best elites are then confirmed as a balance table of their deck files under the table agent (balance's statistics,
+seeds and storage), the equilibrium taken from it with bootstrap intervals, and each card in the top decks is
+measured by replacing it with its nearest legal card (CRN).
 
-Every deck the search makes is checked by the game's own validator; its games are stored in the lab database
-as counts per pairing and seat (a stopped run replays its decisions from them and resumes); every random choice
-comes from `--seed`, so the results do not depend on the number of workers.
+Every deck the search makes is checked by the game's own validator; its games are stored in the lab database as
+counts per pairing and seat (a stopped run replays its decisions from them and resumes); every random choice comes
+from `--seed`, so the results do not depend on the number of workers.
 """
 
 from __future__ import annotations

@@ -27,8 +27,16 @@ from cardlab.web.manager import Rejected
 PROGRESS = re.compile(r"^(?P<label>.*): (?P<done>[\d,]+)/(?P<total>[\d,]+) games")
 """A plain progress line of the CLI (`sim/progress.py`): 'label: 12/60 games, 5.3 games/s, ETA 9 s'."""
 ACTIVE = ("queued", "running", "cancelling")
+
 LOG_LINES = 400
 POLL = 0.25
+
+
+def _ctrl_c_as_default() -> None:
+    """In the job's process before it runs: Ctrl-C as a terminal gives it. A server started with SIGINT ignored
+    (under nohup, in a test worker) would pass that on, its jobs' Python would never turn the lab's Ctrl-C into
+    KeyboardInterrupt, and a cancelled job would play on to its end."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 @dataclass
@@ -178,6 +186,7 @@ class JobQueue:
             [python, "-m", "cardlab", *job.argv], cwd=self.settings.lab_dir, env=env, stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8", errors="replace",
             start_new_session=True,  # Ctrl-C at the server's terminal is the server's; the lab sends its own
+            preexec_fn=_ctrl_c_as_default,
         )  # fmt: skip
         with contextlib.suppress(OSError):  # played at a lower priority than the people playing
             os.setpriority(os.PRIO_PROCESS, job.proc.pid, 10)
