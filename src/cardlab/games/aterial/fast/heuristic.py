@@ -361,18 +361,25 @@ def play_batch(
         rng = np.empty(1, dtype=np.uint64)
         for game in range(block * _BLOCK_GAMES, min(n_games, (block + 1) * _BLOCK_GAMES)):
             seed_rng(rng, seed, first_game + game)
-            n = deal(row, tab, first, rng, out)
-            count = 0
-            while row[WINDOW] != W_OVER:
-                policy = policy_p1 if current_player(row) == 0 else policy_p2
-                action = heuristic_action(row, tab, out, n) if policy == POLICY_HEURISTIC else out[_below(rng, n)]
-                n = apply(row, tab, action, rng, out)
-                count += 1
+            decisions[game] = play_one(row, tab, first, policy_p1, policy_p2, rng, out)
             winner[game] = row[WINNER]
             reason[game] = row[REASON]
             turns[game] = row[TURN]
-            decisions[game] = count
     return winner, reason, turns, decisions
+
+
+@njit(cache=True, inline="always")
+def play_one(row: Row, tab: Row, first: int, policy_p1: int, policy_p2: int, rng: np.ndarray, out: Row) -> int:
+    """One game dealt and played from `rng` with a policy per seat, in `row` (left at its end): the decisions
+    taken. Every batch of the compiled heuristic plays its games so (`play_batch`, the meta search's pairings)."""
+    n = deal(row, tab, first, rng, out)
+    count = 0
+    while row[WINDOW] != W_OVER:
+        policy = policy_p1 if current_player(row) == 0 else policy_p2
+        action = heuristic_action(row, tab, out, n) if policy == POLICY_HEURISTIC else out[_below(rng, n)]
+        n = apply(row, tab, action, rng, out)
+        count += 1
+    return count
 
 
 def play_game(

@@ -25,15 +25,10 @@ from cardlab.games.aterial.fast.cpu import (
     REASON,
     ROW_SIZE,
     TURN,
-    WINDOW,
     WINNER,
-    _below,
-    apply,
-    current_player,
-    deal,
     seed_rng,
 )
-from cardlab.games.aterial.fast.heuristic import POLICIES, POLICY_HEURISTIC, heuristic_action
+from cardlab.games.aterial.fast.heuristic import POLICIES, play_one
 from cardlab.games.aterial.fast.tables import (
     AB_BASE,
     ACOLS,
@@ -48,7 +43,6 @@ from cardlab.games.aterial.fast.tables import (
     build_table,
     dealt_cards,
 )
-from cardlab.games.aterial.state import W_OVER
 
 AB_WIDTH = MAX_ABILITIES * ACOLS
 """Slots of one instance's abilities."""
@@ -116,17 +110,10 @@ def play_pairings(
         for game in range(block * _BLOCK_GAMES, min(n_games, (block + 1) * _BLOCK_GAMES)):
             tab = tables[table_of[game]]
             seed_rng(rng, seed_of[game], index_of[game])
-            n = deal(row, tab, first, rng, out)
-            count = 0
-            while row[WINDOW] != W_OVER:
-                policy = policy_p1 if current_player(row) == 0 else policy_p2
-                action = heuristic_action(row, tab, out, n) if policy == POLICY_HEURISTIC else out[_below(rng, n)]
-                n = apply(row, tab, action, rng, out)
-                count += 1
+            decisions[game] = play_one(row, tab, first, policy_p1, policy_p2, rng, out)
             winner[game] = row[WINNER]
             reason[game] = row[REASON]
             turns[game] = row[TURN]
-            decisions[game] = count
     return winner, reason, turns, decisions
 
 
